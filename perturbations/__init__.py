@@ -1,0 +1,1 @@
+"""Layer 1: perturbations of texts (entity, adjective, random word, TextFooler, passive, ...)."""

@@ -1,0 +1,5 @@
+import sys
+
+from rome.cli import main
+
+sys.exit(main())

@@ -1,0 +1,50 @@
+"""The ``rome`` command line: the application layer on top of every other layer.
+
+Each sub-command lives in its own module exposing ``add_parser(subparsers)``; a module's
+heavy imports happen inside its handler, so ``rome --help`` stays fast. Input problems
+(:class:`InputError`, :class:`ResourceMissingError`) print one line and exit with code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+
+from rome.core.errors import InputError, ResourceMissingError
+
+#: sub-command modules, in the order ``rome --help`` lists them
+COMMANDS = ("score", "perturb", "suite", "report", "annotate", "bench")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="rome", description="Robustness harness for NLG metrics.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    for name in COMMANDS:
+        try:
+            module = importlib.import_module(f"rome.cli.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"rome.cli.{name}":
+                raise
+            continue
+        module.add_parser(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.handler(args) or 0)
+    except (InputError, ResourceMissingError) as exc:
+        print(f"rome {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"rome {args.command}: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

