@@ -1,0 +1,90 @@
+"""The perturbation interface: text + seeded RNG -> variants (or a reason for none).
+
+Following TextAttack, a perturbation is small parts composed (what to change, which
+changes are allowed, how to pick), and following CheckList each variant states the
+expectation it implies for a metric: ``invariant`` (meaning kept, the score should stay)
+or ``decrease`` (meaning or form damaged, the score should drop).
+"""
+
+from __future__ import annotations
+
+import abc
+import random
+from dataclasses import asdict, dataclass, field
+from typing import Any, ClassVar, Literal
+
+Expectation = Literal["invariant", "decrease"]
+
+
+@dataclass(frozen=True)
+class Edit:
+    """One edited span: characters ``[start, end)`` of the original became ``new``."""
+
+    start: int
+    end: int
+    old: str
+    new: str
+
+
+@dataclass(frozen=True)
+class Variant:
+    text: str
+    kind: str
+    expectation: Expectation
+    edits: tuple[Edit, ...] = ()
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        out = asdict(self)
+        out["edits"] = [asdict(e) for e in self.edits]
+        return out
+
+
+@dataclass(frozen=True)
+class Result:
+    """What a perturbation made of one text: variants, or none and the reason why."""
+
+    original: str
+    variants: tuple[Variant, ...] = ()
+    skipped: str | None = None
+
+    @classmethod
+    def skip(cls, original: str, reason: str) -> Result:
+        return cls(original, (), reason)
+
+
+class Perturbation(abc.ABC):
+    """Subclasses set ``kind`` and implement :meth:`_apply`; :meth:`apply` never raises on text."""
+
+    kind: ClassVar[str]
+
+    def apply(self, text: str, rng: random.Random | int | None = 0) -> Result:
+        """Perturb ``text``; ``rng`` is a ``random.Random`` or a seed (same seed, same output)."""
+        if not isinstance(text, str):
+            return Result.skip(str(text), f"not a text ({type(text).__name__})")
+        if not text.strip():
+            return Result.skip(text, "empty text")
+        if not isinstance(rng, random.Random):
+            rng = random.Random(rng)
+        return self._apply(text, rng)
+
+    @abc.abstractmethod
+    def _apply(self, text: str, rng: random.Random) -> Result:
+        """Perturb a non-empty text."""
+
+    def describe(self) -> dict[str, Any]:
+        """Settings that change the output (pinned into suite outputs, like a metric signature)."""
+        return {"kind": self.kind}
+
+
+def apply_edits(text: str, edits: list[Edit]) -> str:
+    """Apply non-overlapping character edits to ``text``."""
+    out, last = [], 0
+    for edit in sorted(edits, key=lambda e: e.start):
+        if edit.start < last:
+            raise ValueError("overlapping edits")
+        out.append(text[last : edit.start])
+        out.append(edit.new)
+        last = edit.end
+    out.append(text[last:])
+    return "".join(out)
