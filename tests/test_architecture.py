@@ -1,0 +1,63 @@
+"""The folders are the architecture: each layer imports only from the layers before it.
+
+texts/shared contract (rome.core) -> perturbations -> metrics (rome, baselines) -> suites -> reports,
+with the command line (rome.cli) on top. Lazy imports inside functions count too.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+LAYERS = ["rome.core", "perturbations", "metrics", "suites", "reports", "rome.cli"]
+
+
+def layer_of(module: str) -> str | None:
+    if module.startswith("rome.cli") or module == "rome.__main__":
+        return "rome.cli"
+    if module.startswith("rome.core"):
+        return "rome.core"
+    if module == "rome" or module.startswith(("rome.", "baselines")):
+        return "metrics"
+    for top in ("perturbations", "suites", "reports"):
+        if module == top or module.startswith(top + "."):
+            return top
+    return None
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def imported_modules(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+    return found
+
+
+SOURCES = [
+    p for top in ("rome", "perturbations", "baselines", "suites", "reports") for p in sorted((ROOT / top).rglob("*.py"))
+]
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_imports_only_go_backwards(path):
+    own = layer_of(module_name(path))
+    assert own is not None
+    for module in imported_modules(path):
+        other = layer_of(module)
+        if other is None:
+            continue
+        assert LAYERS.index(other) <= LAYERS.index(own), f"{path.name} ({own}) imports {module} ({other})"

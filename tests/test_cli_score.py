@@ -1,0 +1,83 @@
+"""``rome score``: file and single-pair modes, resume, and one-line errors with exit code 2."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "rome", *args], capture_output=True, text=True, timeout=300)
+
+
+def write(path, lines):
+    path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    return path
+
+
+def test_scores_a_jsonl_file_and_resumes(tmp_path):
+    pairs = write(
+        tmp_path / "pairs.jsonl",
+        [
+            json.dumps({"id": "a", "hypothesis": "the hotel is cheap", "reference": "the hotel is inexpensive"}),
+            json.dumps({"id": "b", "hypothesis": "", "reference": ["x y", "z"]}),
+            "",
+            json.dumps({"id": "c", "hypothesis": "Zürich café", "reference": "Zürich café"}),
+        ],
+    )
+    out = tmp_path / "out.jsonl"
+    done = run_cli("score", "--input", str(pairs), "--metric", "bleu", "--metric", "meteor", "--output", str(out))
+    assert done.returncode == 0, done.stderr
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [r["id"] for r in rows] == ["a", "b", "c"]
+    assert rows[1]["scores"] == {"bleu": 0.0, "meteor": 0.0}
+    assert rows[2]["scores"]["bleu"] == pytest.approx(100.0)
+    # an interrupted run: keep the first line, resume
+    out.write_text(out.read_text().splitlines()[0] + "\n")
+    again = run_cli("score", "--input", str(pairs), "--metric", "bleu", "--metric", "meteor",
+                    "--output", str(out), "--resume")
+    assert again.returncode == 0 and "resuming: 1 of 3" in again.stderr
+    assert [json.loads(line)["id"] for line in out.read_text().splitlines()] == ["a", "b", "c"]
+
+
+def test_single_pair_prints_a_table():
+    done = run_cli("score", "--hyp", "the cat sat", "--ref", "a cat sat", "--metric", "bleu")
+    assert done.returncode == 0
+    assert done.stdout.startswith("bleu") and "55.0321" in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("lines", "extra", "message"),
+    [
+        (['{"id": 1, "hypothesis": 3, "reference": "x"}'], [], "pairs.jsonl:1: field 'hypothesis' must be a string"),
+        (['{"id": 1, "hypothesis": "a", "reference": "x"}', "{oops"], [], "pairs.jsonl:2: malformed JSON"),
+        (['{"id": 1, "hypothesis": "a"}'], [], "field 'reference' must be a string or a non-empty list"),
+        (['{"id": 1, "hypothesis": "a", "reference": []}'], [], "field 'reference'"),
+        (['[1, 2]'], [], "expected a JSON object"),
+        (['{"id": 1, "hypothesis": "a", "reference": "x"}'] * 2, [], "duplicate id 1"),
+        (['{"id": 1, "hypothesis": "a", "reference": "x"}'], ["--metric", "nope"], "unknown metric 'nope'"),
+    ],
+)
+def test_bad_input_exits_2_with_one_line(tmp_path, lines, extra, message):
+    pairs = write(tmp_path / "pairs.jsonl", lines)
+    done = run_cli("score", "--input", str(pairs), "--output", str(tmp_path / "o.jsonl"), "--metric", "bleu", *extra)
+    assert done.returncode == 2
+    assert message in done.stderr
+    assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+def test_refuses_to_overwrite_without_force(tmp_path):
+    pairs = write(tmp_path / "pairs.jsonl", ['{"id": 1, "hypothesis": "a", "reference": "x"}'])
+    out = write(tmp_path / "o.jsonl", ["keep me"])
+    done = run_cli("score", "--input", str(pairs), "--output", str(out), "--metric", "bleu")
+    assert done.returncode == 2 and "--resume" in done.stderr
+    assert out.read_text() == "keep me\n"
+
+
+def test_missing_file_and_missing_arguments():
+    assert run_cli("score", "--input", "/no/such.jsonl", "--output", "/tmp/x.jsonl").returncode == 2
+    assert run_cli("score").returncode == 2
+    assert run_cli("score", "--hyp", "a").returncode == 2
