@@ -27,13 +27,18 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--resume", action="store_true", help="continue an interrupted run: skip ids already in --output")
     p.add_argument("--force", action="store_true", help="overwrite an existing --output")
     p.add_argument("--chunk-size", type=int, default=512, help="pairs scored and written per step")
+    p.add_argument("--engine", choices=("local", "ray"), default="local",
+                   help="local (default) or ray: same input and output, scored on Ray actors")
+    p.add_argument("--ray-address", default=None, help="Ray cluster address (default: RAY_ADDRESS or a local instance)")
+    p.add_argument("--workers", type=int, default=None, help="Ray actors to start (default: one per CPU)")
     p.set_defaults(handler=run)
 
 
 def build_metrics(names: list[str] | None, model: str | None) -> dict[str, Any]:
-    from rome.core.registry import build_metric, expand_metric_names
+    from rome.core.registry import expand_metric_names
+    from rome.core.scoring import build_metrics as build
 
-    return {name: build_metric(name, model=model) for name in expand_metric_names(names or ["all"])}
+    return build(expand_metric_names(names or ["all"]), model)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -98,9 +103,12 @@ def _score_file(args: argparse.Namespace) -> int:
         raise InputError(f"{args.output} exists; pass --resume to continue it or --force to overwrite it")
     done = _done_ids(args.output) if args.resume else set()
     todo = [it for it in items if str(it["id"]) not in done]
-    metrics = build_metrics(args.metric, args.model)
-    for metric in metrics.values():
-        metric.prepare([it["hypothesis"] for it in items], [it["reference"] for it in items])
+    from rome.core.registry import expand_metric_names
+    from rome.core.scoring import get_engine
+
+    names = expand_metric_names(args.metric or ["all"])
+    options = {"address": args.ray_address, "workers": args.workers} if args.engine == "ray" else {}
+    engine = get_engine(args.engine, **options)
     if done:
         print(f"resuming: {len(items) - len(todo)} of {len(items)} pairs already in {args.output}", file=sys.stderr)
     mode = "a" if args.resume else "w"
@@ -108,14 +116,9 @@ def _score_file(args: argparse.Namespace) -> int:
     with args.output.open(mode, encoding="utf-8") as out, tqdm(
         total=len(todo), unit="pair", disable=len(todo) < args.chunk_size, file=sys.stderr
     ) as bar:
-        for start in range(0, len(todo), args.chunk_size):
-            chunk = todo[start : start + args.chunk_size]
-            hyps = [it["hypothesis"] for it in chunk]
-            refs = [it["reference"] for it in chunk]
-            scores = {name: m.score(hyps, refs) for name, m in metrics.items()}
-            for i, item in enumerate(chunk):
-                out.write(dump_line({**item, "scores": {n: float(s[i]) for n, s in scores.items()}}))
+        for scored in engine.run(todo, items, names, args.model, args.chunk_size):
+            out.writelines(dump_line(row) for row in scored)
             out.flush()
-            bar.update(len(chunk))
+            bar.update(len(scored))
     print(f"wrote {len(todo)} scored pairs to {args.output}", file=sys.stderr)
     return 0

@@ -1,0 +1,118 @@
+"""Scoring engines: stream chunks of pairs through metrics, locally or on a Ray cluster.
+
+Both engines take the same items and metric names and yield scored chunks in input
+order, so ``rome score`` writes the same output whichever runs. Memory stays flat in the
+input size: only one chunk's embeddings are alive per worker (the encoder cache is bounded).
+Ray is imported only by :class:`RayEngine`, so the local path pays nothing for it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from rome.core.contract import Metric
+from rome.core.errors import InputError, ResourceMissingError
+from rome.core.registry import build_metric
+
+Item = dict[str, Any]
+
+
+def chunked(items: list[Item], size: int) -> Iterator[list[Item]]:
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
+
+
+def build_metrics(names: list[str], model: str | None = None) -> dict[str, Metric]:
+    return {name: build_metric(name, model=model) for name in names}
+
+
+def prepare_metrics(metrics: dict[str, Metric], corpus: list[Item]) -> None:
+    """Fit corpus statistics (idf) on the whole input, not per chunk, for batch-dependent metrics."""
+    if any(m.batch_dependent for m in metrics.values()):
+        hyps, refs = [it["hypothesis"] for it in corpus], [it["reference"] for it in corpus]
+        for metric in metrics.values():
+            if metric.batch_dependent:
+                metric.prepare(hyps, refs)
+
+
+def score_chunk(metrics: dict[str, Metric], chunk: list[Item]) -> list[Item]:
+    """The chunk's items, each with ``scores: {metric: float}`` added."""
+    hyps = [it["hypothesis"] for it in chunk]
+    refs = [it["reference"] for it in chunk]
+    scores = {name: metric.score(hyps, refs) for name, metric in metrics.items()}
+    return [{**item, "scores": {n: float(s[i]) for n, s in scores.items()}} for i, item in enumerate(chunk)]
+
+
+class LocalEngine:
+    name = "local"
+
+    def run(
+        self, items: list[Item], corpus: list[Item], names: list[str], model: str | None, chunk_size: int
+    ) -> Iterable[list[Item]]:
+        metrics = build_metrics(names, model)
+        prepare_metrics(metrics, corpus)
+        for chunk in chunked(items, chunk_size):
+            yield score_chunk(metrics, chunk)
+
+
+class RayEngine:
+    """Score chunks on Ray actors (each builds the metrics once and keeps its encoder warm).
+
+    Connects to ``RAY_ADDRESS`` (or ``address=``) when set, else starts a local instance.
+    """
+
+    name = "ray"
+
+    def __init__(self, address: str | None = None, workers: int | None = None) -> None:
+        self.address = address or os.environ.get("RAY_ADDRESS")
+        self.workers = workers
+
+    def _ray(self):
+        try:
+            import ray
+        except ImportError as exc:
+            raise ResourceMissingError("the ray engine needs ray: pip install 'ray==2.60.0'") from exc
+        if not ray.is_initialized():
+            kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
+            if self.address:
+                kwargs["address"] = self.address
+            else:
+                kwargs["num_cpus"] = self.workers or os.cpu_count() or 1
+            ray.init(**kwargs)
+        return ray
+
+    def run(
+        self, items: list[Item], corpus: list[Item], names: list[str], model: str | None, chunk_size: int
+    ) -> Iterable[list[Item]]:
+        ray = self._ray()
+        from ray.util import ActorPool
+
+        corpus_ref = ray.put(corpus)
+        n_workers = self.workers or max(1, int(ray.available_resources().get("CPU", 1)))
+        actor_cls = ray.remote(num_cpus=1)(_ScoringActor)
+        actors = [actor_cls.remote(names, model, corpus_ref) for _ in range(n_workers)]
+        pool = ActorPool(actors)
+        yield from pool.map(lambda actor, chunk: actor.score.remote(chunk), chunked(items, chunk_size))
+
+
+class _ScoringActor:
+    def __init__(self, names: list[str], model: str | None, corpus: list[Item]) -> None:
+        import torch
+
+        os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+        torch.set_num_threads(1)  # one CPU per actor: no oversubscription
+        self.metrics = build_metrics(names, model)
+        prepare_metrics(self.metrics, corpus)
+
+    def score(self, chunk: list[Item]) -> list[Item]:
+        return score_chunk(self.metrics, chunk)
+
+
+def get_engine(name: str, **options: Any) -> LocalEngine | RayEngine:
+    if name == "local":
+        return LocalEngine()
+    if name == "ray":
+        return RayEngine(**options)
+    raise InputError(f"unknown engine {name!r}; choose local or ray")

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# The README's main job: set up .venv (idempotent) and produce, on the embedded offline defaults,
+# the robustness table and the BAGEL/SFHOTEL human-correlation table under reports/out/.
+#   usage: bash scripts/main_job.sh [N]   (N: cases per suite and items per dataset; default 200)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+N=${1:-200}
+export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 TOKENIZERS_PARALLELISM=false MPLBACKEND=Agg
+[ -x .venv/bin/python ] || python3 -m venv .venv
+bash scripts/install.sh .venv/bin/python
+ROME=.venv/bin/rome
+for suite in passive_form adjective_replacement random_word entity_replacement text_transformation repetition typos; do
+  "$ROME" suite "$suite" --n "$N"
+done
+"$ROME" report robustness --out reports/out/robustness
+for ds in bagel sfhotel; do
+  "$ROME" report correlation --dataset "$ds" --n "$N" --out "reports/out/correlation-$ds"
+done
+echo "main job done: see reports/out/robustness/ and reports/out/correlation-*/"

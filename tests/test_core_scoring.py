@@ -1,0 +1,40 @@
+"""Scoring engines: the Ray path gives the same rows as the local path on the same input."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from rome.core.data_paths import shared_path
+from rome.core.errors import InputError
+from rome.core.scoring import LocalEngine, RayEngine, chunked, get_engine
+
+
+@pytest.fixture(scope="module")
+def items():
+    lines = shared_path("data", "novikova2017", "bagel.jsonl").read_text().splitlines()[:40]
+    rows = [json.loads(line) for line in lines]
+    return [{"id": r["id"], "hypothesis": r["hypothesis"], "reference": r["references"]} for r in rows]
+
+
+def test_chunked_keeps_order_and_sizes():
+    assert [len(c) for c in chunked(list(range(10)), 4)] == [4, 4, 2]
+
+
+def test_unknown_engine():
+    with pytest.raises(InputError, match="unknown engine"):
+        get_engine("spark")
+
+
+def test_ray_engine_equals_local_engine(items):
+    ray = pytest.importorskip("ray")
+    names = ["bleu", "meteor"]
+    local = [row for chunk in LocalEngine().run(items, items, names, None, 7) for row in chunk]
+    try:
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+        remote = [row for chunk in RayEngine(workers=2).run(items, items, names, None, 7) for row in chunk]
+    finally:
+        ray.shutdown()
+    assert [r["id"] for r in remote] == [r["id"] for r in items]
+    assert remote == local
