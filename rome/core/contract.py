@@ -52,7 +52,7 @@ def normalize_pairs(
     if isinstance(hypotheses, str) or isinstance(references, str):
         raise InputError("hypotheses and references must be sequences of texts, not a single string")
     if hypotheses is None or references is None:
-        raise InputError("hypotheses and references must not be None")
+        raise InputError("hypotheses and references must be sequences of texts, not None")
     hyps = [_check_text(h, "hypothesis", i) for i, h in enumerate(hypotheses)]
     refs_in = list(references)
     if len(hyps) != len(refs_in):
