@@ -73,7 +73,7 @@ class Encoder:
         model: str | None = None,
         device: str = "cpu",
         batch_size: int = 64,
-        cache_size: int = 20_000,
+        cache_size: int = 4096,
     ) -> None:
         self.name, self.path = resolve_model(model)
         self.device = device

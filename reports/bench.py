@@ -1,0 +1,130 @@
+"""``rome bench``: throughput of every metric against the floor (one encoder pass) and bert-score.
+
+The unavoidable cost of the model-based metrics is one encoder forward pass per unique
+sentence; the bench measures that floor on the same sentences and reports every metric,
+and all metrics together, relative to it. Each metric is timed with a cold embedding cache
+but a loaded model, so model loading is not counted (it is a one-off per process).
+"""
+
+from __future__ import annotations
+
+import json
+import resource
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from rome.core.data_paths import shared_path
+from rome.core.encoder import Encoder, get_encoder
+from rome.core.registry import build_metric, expand_metric_names
+
+
+@dataclass
+class BenchResult:
+    n_pairs: int
+    n_unique_sentences: int
+    mean_words: float
+    encoder: str
+    encoder_floor_s: float
+    metrics: dict[str, dict[str, float]] = field(default_factory=dict)
+    all_metrics_s: float = 0.0
+    all_over_floor: float = 0.0
+    bert_score_package: dict[str, float] = field(default_factory=dict)
+    rome_steps_s: dict[str, float] = field(default_factory=dict)
+    peak_rss_mb: float = 0.0
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), indent=2)
+
+
+def load_pairs(n: int) -> tuple[list[str], list[str]]:
+    """The first ``n`` system outputs of BAGEL then SFHOTEL, each with its first human reference."""
+    hyps, refs = [], []
+    for name in ("bagel", "sfhotel"):
+        for line in shared_path("data", "novikova2017", f"{name}.jsonl").read_text().splitlines():
+            item = json.loads(line)
+            if item["hypothesis"].strip():
+                hyps.append(item["hypothesis"])
+                refs.append(item["references"][0])
+    return hyps[:n], refs[:n]
+
+
+def _timed(fn: Callable[[], Any]) -> tuple[float, Any]:
+    start = time.perf_counter()
+    value = fn()
+    return time.perf_counter() - start, value
+
+
+def _cold(model: str | None) -> None:
+    """Empty the shared encoder's cache so the next metric pays its own encoding."""
+    get_encoder(model).clear_cache()
+
+
+def bench_bert_score_package(hyps: list[str], refs: list[str], encoder: Encoder) -> dict[str, float]:
+    """bert-score's own ``score()`` on the same pairs, model and layer (model loaded beforehand)."""
+    import bert_score
+
+    scorer = bert_score.BERTScorer(model_type=encoder.path, num_layers=encoder.num_layers, batch_size=64)
+    scorer.score(hyps[:4], refs[:4])  # load and warm
+    seconds, _ = _timed(lambda: scorer.score(hyps, refs))
+    return {"seconds": seconds, "pairs_per_s": len(hyps) / seconds}
+
+
+def run_bench(n: int = 1000, metrics: list[str] | None = None, model: str | None = None) -> BenchResult:
+    hyps, refs = load_pairs(n)
+    unique = list(dict.fromkeys(hyps + refs))
+    floor_encoder = Encoder(model)
+    floor_encoder.encode(unique[:4])  # load the model outside the timing
+    floor_encoder.clear_cache()
+    floor, _ = _timed(lambda: floor_encoder.encode(unique))
+    result = BenchResult(
+        n_pairs=len(hyps), n_unique_sentences=len(unique),
+        mean_words=sum(len(t.split()) for t in unique) / len(unique),
+        encoder=floor_encoder.name, encoder_floor_s=floor,
+    )
+    names = expand_metric_names(metrics or ["all"])
+    built = {name: build_metric(name, model=model) for name in names}
+    for metric in built.values():
+        metric.score(hyps[:2], refs[:2])  # load models, parsers, WordNet
+    for name, metric in built.items():
+        _cold(model)
+        seconds, _ = _timed(lambda m=metric: m.score(hyps, refs))
+        result.metrics[name] = {"seconds": seconds, "pairs_per_s": len(hyps) / seconds, "over_floor": seconds / floor}
+        steps = getattr(metric, "step_times", None)
+        if name == "rome" and isinstance(steps, dict):
+            result.rome_steps_s = {k: float(v) for k, v in steps.items()}
+    _cold(model)
+    result.all_metrics_s, _ = _timed(lambda: [m.score(hyps, refs) for m in built.values()])
+    result.all_over_floor = result.all_metrics_s / floor
+    if "bertscore" in built:
+        package = bench_bert_score_package(hyps, refs, floor_encoder)
+        ours = result.metrics["bertscore"]["pairs_per_s"]
+        result.bert_score_package = {**package, "ours_over_package": ours / package["pairs_per_s"]}
+    result.peak_rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return result
+
+
+def format_table(result: BenchResult) -> str:
+    lines = [
+        f"pairs: {result.n_pairs}  unique sentences: {result.n_unique_sentences}  "
+        f"mean words: {result.mean_words:.1f}  encoder: {result.encoder}",
+        f"encoder floor (one pass over unique sentences): {result.encoder_floor_s:.2f} s",
+        "",
+        f"{'metric':<14}{'seconds':>10}{'pairs/s':>12}{'x floor':>10}",
+    ]
+    for name, row in result.metrics.items():
+        lines.append(f"{name:<14}{row['seconds']:>10.2f}{row['pairs_per_s']:>12.1f}{row['over_floor']:>10.2f}")
+    lines.append(f"{'ALL together':<14}{result.all_metrics_s:>10.2f}{'':>12}{result.all_over_floor:>10.2f}")
+    if result.bert_score_package:
+        pkg = result.bert_score_package
+        lines.append(
+            f"\nbert-score package score(): {pkg['seconds']:.2f} s, {pkg['pairs_per_s']:.1f} pairs/s; "
+            f"ours / package throughput = {pkg['ours_over_package']:.2f}x"
+        )
+    if result.rome_steps_s:
+        total = sum(result.rome_steps_s.values()) or 1.0
+        split = ", ".join(f"{k} {v:.2f}s ({v / total:.0%})" for k, v in result.rome_steps_s.items())
+        lines.append(f"RoMe by step: {split}")
+    lines.append(f"peak RSS: {result.peak_rss_mb:.0f} MB")
+    return "\n".join(lines)

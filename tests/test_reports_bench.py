@@ -1,0 +1,32 @@
+"""``rome bench`` runs end to end and reports the floor and per-metric rows."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from reports.bench import format_table, load_pairs, run_bench
+
+
+def test_pairs_come_from_the_shipped_data():
+    hyps, refs = load_pairs(5)
+    assert len(hyps) == len(refs) == 5 and all(h.strip() for h in hyps)
+
+
+def test_bench_reports_floor_and_metrics():
+    result = run_bench(20, ["bleu", "meteor"])
+    assert result.n_pairs == 20 and result.encoder_floor_s > 0
+    assert set(result.metrics) == {"bleu", "meteor"}
+    assert all(row["pairs_per_s"] > 0 for row in result.metrics.values())
+    assert "ALL together" in format_table(result)
+    assert json.loads(result.to_json())["n_unique_sentences"] == result.n_unique_sentences
+
+
+def test_bench_cli_json_and_bad_n():
+    done = subprocess.run([sys.executable, "-m", "rome", "bench", "--n", "10", "--metric", "bleu", "--json"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["metrics"]["bleu"]["pairs_per_s"] > 0
+    bad = subprocess.run([sys.executable, "-m", "rome", "bench", "--n", "1"], capture_output=True, text=True)
+    assert bad.returncode == 2 and "--n must be at least 2" in bad.stderr
