@@ -25,8 +25,10 @@ class _SacreBLEUMetric(Metric):
         return self._score_multi(hypotheses, [[r] for r in references])
 
     def _signature_fields(self) -> list[tuple[str, object]]:
-        # nrefs changes per call, so it is left out of the pinned settings
-        sig = str(self._impl.get_signature()).split("|")
+        # nrefs changes per call, so it is left out of the pinned settings; sacrebleu refuses to
+        # build a signature before the first score, so the (dropped) nrefs gets a placeholder
+        settings = {"num_refs": 1, **vars(self._impl)}
+        sig = str(self._impl._SIGNATURE_TYPE(settings)).split("|")
         return [("sacrebleu", "|".join(p for p in sig if not p.startswith("nrefs:")))]
 
 
