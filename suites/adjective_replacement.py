@@ -1,0 +1,20 @@
+"""Case 2 of the RoMe paper (section 4.6): an adjective replaced by a synonym and by an antonym.
+
+Two variants per sentence ("different" -> "unlike" / "same"): the synonym keeps meaning
+(invariant), the antonym reverses it (the score should drop).
+"""
+
+from suites.harness import ALL, Decrease, Invariant, Novikova, Perturb, Suite
+
+SUITE = Suite(
+    name="adjective_replacement",
+    description="Adjectives of a human paraphrase replaced by a WordNet synonym and by an antonym.",
+    data=Novikova(datasets=("bagel", "sfhotel", "sfrest"), n=200, seed=0, pairing="paraphrase"),
+    perturbation=Perturb("adjective"),
+    variants_per_text=2,
+    metrics=ALL,
+    checks=[
+        Invariant(tolerance=0.05, min_pass_rate=0.8),
+        Decrease(margin=0.02, min_pass_rate=0.8),
+    ],
+)

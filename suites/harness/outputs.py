@@ -1,0 +1,126 @@
+"""Write a run's outputs to ``reports/out/<suite>/`` (``ROME_REPORTS_OUT`` overrides the base).
+
+Files (the reports layer reads them):
+
+- ``cases.jsonl``: one line per case: ``case_id, suite, kind, expectation, reference,
+  original, variant, source_id, scores: {metric: {original, variant, delta}}, checks:
+  {metric: {check: bool}}`` (only the checks that apply to the case's expectation).
+  ``delta`` is variant - original in the metric's own units.
+- ``cases.csv``: the same, flat (``<metric>.original``, ``<metric>.variant``, ``<metric>.delta``,
+  ``<metric>.<check>``).
+- ``summary.json``: ``suite, signatures: {metric: str}, data: {...}, perturbation: {...},
+  checks: {metric: {check: {pass_rate, n, mean_delta, worst_delta, passed, requirement}}}``.
+  ``mean_delta`` is the mean of variant - original over the check's cases, ``worst_delta``
+  the delta of the case farthest from passing; for minimum-functionality checks both are
+  the distance of the scores to the bound (positive = passing side).
+- ``summary.md``: per metric, each check's pass rate, mean and worst change.
+
+Only the metrics scored in the run appear (``pytest -k bleu`` writes BLEU's columns only).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from rome.core.data_paths import REPO_ROOT
+from suites.harness.runner import SuiteRun
+
+
+def reports_out_dir(suite: str) -> Path:
+    base = Path(os.environ.get("ROME_REPORTS_OUT", REPO_ROOT / "reports" / "out")).expanduser()
+    return base / suite
+
+
+def case_rows(run: SuiteRun) -> list[dict[str, Any]]:
+    metrics = run.scored_metrics()
+    per_metric = {m: {s.case_id: s for s in run.case_scores(m)} for m in metrics}
+    results = {m: [run.result(m, c.name) for c in run.suite.case_checks] for m in metrics}
+    rows = []
+    for case in run.cases:
+        scores = {m: {"original": per_metric[m][case.case_id].original,
+                      "variant": per_metric[m][case.case_id].variant,
+                      "delta": per_metric[m][case.case_id].delta} for m in metrics}
+        checks = {m: {r.check: r.outcomes[case.case_id] for r in results[m] if case.case_id in r.outcomes}
+                  for m in metrics}
+        rows.append({"case_id": case.case_id, "suite": case.suite, "kind": case.kind,
+                     "expectation": case.expectation, "reference": case.reference, "original": case.original,
+                     "variant": case.variant, "source_id": case.source_id, "scores": scores, "checks": checks})
+    return rows
+
+
+def summary(run: SuiteRun) -> dict[str, Any]:
+    metrics = run.scored_metrics()
+    return {
+        "suite": run.suite.name,
+        "description": run.suite.description,
+        "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "signatures": {m: run.signature(m) for m in metrics},
+        "data": {**run.suite.data.describe(), **(run.build_stats.as_dict() if run.build_stats else {})},
+        "perturbation": run.build_perturbation_description(),
+        "checks": {m: {c.name: run.result(m, c.name).summary() for c in run.suite.checks} for m in metrics},
+        "cache": {"hits": run.cache.hits, "misses": run.cache.misses,
+                  "path": str(run.cache.path) if run.cache.path else None},
+        "timings_s": {k: round(v, 3) for k, v in run.timings.items()},
+    }
+
+
+def _fmt(value: float | None, digits: int = 3) -> str:
+    return "n/a" if value is None else f"{value:.{digits}f}"
+
+
+def summary_markdown(data: dict[str, Any]) -> str:
+    lines = [f"# Suite `{data['suite']}`", ""]
+    if data.get("description"):
+        lines += [data["description"], ""]
+    d = data["data"]
+    lines += [f"Cases: {d.get('n_cases', '?')} (requested {d.get('n_requested', '?')}), data: "
+              f"{json.dumps({k: d[k] for k in d if k in ('source', 'datasets', 'path', 'seed', 'pairing')})}, "
+              f"perturbation: `{json.dumps(data.get('perturbation', {}))}`", ""]
+    lines += ["| metric | check | passed | pass rate | n | mean change | worst change | requirement |",
+              "|---|---|---|---|---|---|---|---|"]
+    for metric, checks in data["checks"].items():
+        for name, c in checks.items():
+            rate = "n/a" if c["pass_rate"] is None else f"{c['pass_rate']:.1%}"
+            lines.append(f"| {metric} | {name} | {'yes' if c['passed'] else '**no**'} | {rate} | {c['n']} | "
+                         f"{_fmt(c['mean_delta'])} | {_fmt(c['worst_delta'])} | {c['requirement'].replace('|', chr(92) + '|')} |")
+    lines += ["", "Changes are variant - original in each metric's own units (BLEU 0-100, others mostly 0-1); "
+              "for minimum-functionality checks they are the distance to the bound.", "",
+              "Signatures:", ""]
+    lines += [f"- `{m}`: `{s}`" for m, s in data["signatures"].items()]
+    return "\n".join(lines) + "\n"
+
+
+def write_outputs(run: SuiteRun, out_dir: str | Path | None = None) -> Path:
+    """Write the four files; returns the directory."""
+    out = Path(out_dir) if out_dir is not None else reports_out_dir(run.suite.name)
+    out.mkdir(parents=True, exist_ok=True)
+    rows = case_rows(run)
+    with (out / "cases.jsonl").open("w", encoding="utf-8") as handle:
+        handle.writelines(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
+    _write_csv(out / "cases.csv", rows, run)
+    data = summary(run)
+    (out / "summary.json").write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    (out / "summary.md").write_text(summary_markdown(data), encoding="utf-8")
+    return out
+
+
+def _write_csv(path: Path, rows: list[dict[str, Any]], run: SuiteRun) -> None:
+    base = ["case_id", "suite", "kind", "expectation", "reference", "original", "variant", "source_id"]
+    extra = []
+    for m in run.scored_metrics():
+        extra += [f"{m}.original", f"{m}.variant", f"{m}.delta"] + [f"{m}.{c.name}" for c in run.suite.case_checks]
+    with path.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=base + extra)
+        writer.writeheader()
+        for row in rows:
+            flat = {k: row[k] for k in base}
+            for m, s in row["scores"].items():
+                flat.update({f"{m}.original": s["original"], f"{m}.variant": s["variant"], f"{m}.delta": s["delta"]})
+            for m, checks in row["checks"].items():
+                flat.update({f"{m}.{name}": ok for name, ok in checks.items()})
+            writer.writerow(flat)

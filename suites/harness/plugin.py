@@ -1,0 +1,121 @@
+"""pytest integration: ``pytest suites/passive_form.py`` collects one test per metric x check.
+
+A suite file is any ``.py`` file with a top-level ``SUITE = Suite(...)``; it need not be
+named ``test_*.py``. Property-test files beside the suites are named ``example_*.py`` and
+collected as ordinary test modules. ``suites/conftest.py`` re-exports these hooks, so the
+plugin is active only for files under ``suites/`` and ``pytest tests`` is unaffected.
+
+Each suite is scored once per session (a shared :class:`SuiteRun`), metric by metric as
+its tests run, through the on-disk score cache; outputs go to ``reports/out/<suite>/`` at
+the end of the session.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from rome.core.errors import InputError, ResourceMissingError
+
+SUITE_MARKER = re.compile(r"^SUITE\s*=\s*Suite\(", re.MULTILINE)
+_RUNS = pytest.StashKey[dict]()
+_WRITTEN = pytest.StashKey[list]()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("rome suites")
+    group.addoption("--suite-n", type=int, default=None, metavar="N",
+                    help="cases per suite (default: the suite's declared sample size)")
+    group.addoption("--suite-no-cache", action="store_true",
+                    help="keep scores in memory only (default: ROME_CACHE_DIR or .cache/suite_scores.sqlite)")
+    group.addoption("--suite-out", default=None, metavar="DIR",
+                    help="base output folder (default: ROME_REPORTS_OUT or reports/out)")
+
+
+def is_suite_file(path: Path) -> bool:
+    return path.suffix == ".py" and bool(SUITE_MARKER.search(path.read_text(encoding="utf-8")))
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector):
+    if file_path.suffix != ".py" or file_path.name in ("conftest.py", "__init__.py"):
+        return None
+    if is_suite_file(file_path):
+        return SuiteFile.from_parent(parent, path=file_path)
+    if file_path.name.startswith("example_"):
+        return pytest.Module.from_parent(parent, path=file_path)
+    return None
+
+
+class SuiteCheckFailed(Exception):
+    """A check's pass rate is below its requirement; the message lists the worst cases."""
+
+
+class SuiteFile(pytest.File):
+    def collect(self):
+        from suites.harness.spec import load_suite
+
+        suite = load_suite(str(self.path))
+        for metric in suite.metric_names():
+            for check in suite.checks:
+                yield SuiteItem.from_parent(self, name=f"{metric}[{check.name}]", suite=suite,
+                                            metric=metric, check=check.name)
+
+
+class SuiteItem(pytest.Item):
+    def __init__(self, *, suite, metric: str, check: str, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.suite, self.metric, self.check = suite, metric, check
+
+    def runtest(self) -> None:
+        from suites.harness.runner import failure_message
+
+        run = _run_for(self.config, self.suite)
+        result = run.result(self.metric, self.check)
+        self.user_properties.append(("pass_rate", result.pass_rate))
+        if result.n == 0:
+            pytest.skip(f"{self.metric}[{self.check}]: no cases with this check's expectation in the sample")
+        if not result.passed:
+            raise SuiteCheckFailed(failure_message(run, result))
+
+    def repr_failure(self, excinfo, style=None):
+        if isinstance(excinfo.value, SuiteCheckFailed | InputError | ResourceMissingError):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo, style=style)
+
+    def reportinfo(self):
+        return self.path, None, f"{self.suite.name}: {self.name}"
+
+
+def _run_for(config: pytest.Config, suite):
+    from suites.harness.cache import ScoreCache, default_cache_path
+    from suites.harness.runner import SuiteRun
+
+    runs = config.stash.setdefault(_RUNS, {})
+    if suite.name not in runs:
+        if "__cache__" not in runs:
+            runs["__cache__"] = ScoreCache(None if config.getoption("suite_no_cache") else default_cache_path())
+        n = config.getoption("suite_n")
+        if n is not None and n < 1:
+            raise InputError("--suite-n must be at least 1")
+        runs[suite.name] = SuiteRun(suite, n=n, cache=runs["__cache__"])
+    return runs[suite.name]
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    from suites.harness.outputs import reports_out_dir, write_outputs
+
+    runs = session.config.stash.get(_RUNS, {})
+    written = session.config.stash.setdefault(_WRITTEN, [])
+    base = session.config.getoption("suite_out")
+    for name, run in runs.items():
+        if name == "__cache__" or not run.scored_metrics():
+            continue
+        out = Path(base) / name if base else reports_out_dir(name)
+        written.append(write_outputs(run, out))
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config) -> None:
+    for path in config.stash.get(_WRITTEN, []):
+        terminalreporter.write_line(f"suite outputs: {path}/summary.md (cases.jsonl, cases.csv, summary.json)")

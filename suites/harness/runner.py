@@ -1,0 +1,244 @@
+"""Run a suite: build cases (reference, original, variant), score each metric once, check.
+
+A :class:`SuiteRun` is lazy: the cases are built on first use, and each metric is built
+and scored only when one of its checks is asked for, so ``pytest -k bleu`` never loads an
+encoder. Scores go through the on-disk :class:`ScoreCache` chunk by chunk.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from perturbations.base import Perturbation
+from rome.core.contract import HARNESS_VERSION, Metric
+from rome.core.errors import InputError
+from suites.harness.cache import ScoreCache, corpus_signature, default_cache_path
+from suites.harness.checks import CaseScores, CheckResult, MetricInfo
+from suites.harness.spec import Suite, perturbation_fingerprint
+
+CHUNK_SIZE = 64
+
+
+@dataclass(frozen=True)
+class Case:
+    case_id: str
+    suite: str
+    kind: str
+    expectation: str
+    reference: str
+    original: str
+    variant: str
+    source_id: str
+    edits: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass
+class BuildStats:
+    requested: int
+    built: int = 0
+    texts_tried: int = 0
+    skipped: Counter = field(default_factory=Counter)
+    from_cache: bool = False
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"n_requested": self.requested, "n_cases": self.built, "texts_tried": self.texts_tried,
+                "skip_reasons": dict(self.skipped.most_common(8)), "cases_from_cache": self.from_cache}
+
+
+def _rng_for(seed: int, source_id: str) -> random.Random:
+    """Each text gets its own seeded RNG, so a case does not depend on which texts came before."""
+    return random.Random(f"{seed}:{source_id}")
+
+
+def build_cases(
+    suite: Suite, n: int, cache: ScoreCache | None = None, perturbation: Perturbation | None = None
+) -> tuple[list[Case], BuildStats]:
+    """Walk the suite's data in its seeded order, perturb, and keep the first ``n`` cases.
+
+    Built cases are stored in the cache under the data, sample size and the perturbation's
+    settings and source hash, so a warm rerun does not perturb again.
+    """
+    perturbation = perturbation or suite.build_perturbation()
+    key_fields = {"data": suite.data.describe(), "n": n, "perturbation": perturbation_fingerprint(perturbation),
+                  "variants_per_text": suite.variants_per_text, "harness": HARNESS_VERSION, "suite": suite.name}
+    key = hashlib.sha256(json.dumps(key_fields, sort_keys=True).encode()).hexdigest()
+    stats = BuildStats(requested=n)
+    if cache is not None and (stored := cache.get_cases(key)) is not None:
+        stats.built, stats.from_cache = len(stored["cases"]), True
+        stats.texts_tried, stats.skipped = stored["texts_tried"], Counter(stored["skipped"])
+        return [Case(**c) for c in stored["cases"]], stats
+    cases: list[Case] = []
+    for pair in suite.data.pairs():
+        if len(cases) >= n:
+            break
+        stats.texts_tried += 1
+        result = perturbation.apply(pair.original, _rng_for(suite.data.seed, pair.source_id))
+        variants = [v for v in result.variants if v.text.strip() and v.text != pair.original]
+        if not variants:
+            stats.skipped[result.skipped or "no changed variant"] += 1
+            continue
+        for k, variant in enumerate(variants[: suite.variants_per_text]):
+            if len(cases) >= n:
+                break
+            cases.append(Case(
+                case_id=f"{pair.source_id}-{k}", suite=suite.name, kind=variant.kind,
+                expectation=variant.expectation, reference=pair.reference, original=pair.original,
+                variant=variant.text, source_id=pair.source_id,
+                edits=[asdict(e) for e in variant.edits],
+            ))
+    stats.built = len(cases)
+    if cache is not None:
+        cache.put_cases(key, {"cases": [asdict(c) for c in cases], "texts_tried": stats.texts_tried,
+                              "skipped": dict(stats.skipped)})
+    return cases, stats
+
+
+class SuiteRun:
+    """One suite run: lazy cases, per-metric scores (cached on disk) and check results."""
+
+    def __init__(
+        self,
+        suite: Suite,
+        n: int | None = None,
+        metrics: Sequence[str] | None = None,
+        cache: ScoreCache | None = None,
+    ) -> None:
+        self.suite = suite
+        self.n = int(n if n is not None else (suite.data.n or 10**9))
+        if self.n < 1:
+            raise InputError("the sample size must be at least 1")
+        self.metric_names = suite.metric_names(metrics)
+        self.cache = cache if cache is not None else ScoreCache(default_cache_path())
+        self._cases: list[Case] | None = None
+        self._perturbation: Perturbation | None = None
+        self.build_stats: BuildStats | None = None
+        self._metrics: dict[str, Metric] = {}
+        self._scores: dict[str, dict[tuple[str, str], float]] = {}
+        self._results: dict[tuple[str, str], CheckResult] = {}
+        self.timings: dict[str, float] = {}
+
+    # -- cases ---------------------------------------------------------------------------
+    @property
+    def perturbation(self) -> Perturbation:
+        if self._perturbation is None:
+            self._perturbation = self.suite.build_perturbation()
+        return self._perturbation
+
+    def build_perturbation_description(self) -> dict[str, Any]:
+        return self.perturbation.describe()
+
+    @property
+    def cases(self) -> list[Case]:
+        if self._cases is None:
+            start = time.perf_counter()
+            self._cases, self.build_stats = build_cases(self.suite, self.n, self.cache, self.perturbation)
+            self.timings["cases"] = time.perf_counter() - start
+            if not self._cases:
+                raise InputError(f"suite {self.suite.name!r}: the perturbation changed none of the "
+                                 f"{self.build_stats.texts_tried} texts tried")
+        return self._cases
+
+    def _pairs(self) -> list[tuple[str, str]]:
+        """Every (hypothesis, reference) pair the suite needs, in a stable order, no duplicates."""
+        pairs = [(c.original, c.reference) for c in self.cases] + [(c.variant, c.reference) for c in self.cases]
+        for check in self.suite.functionality_checks:
+            pairs += [(hyp, ref) for ref, hyp in check.pairs]
+        return list(dict.fromkeys(pairs))
+
+    # -- metrics -------------------------------------------------------------------------
+    def metric(self, name: str) -> Metric:
+        if name not in self._metrics:
+            from rome.core.registry import build_metric
+
+            self._metrics[name] = build_metric(name, **self.suite.metric_options)
+        return self._metrics[name]
+
+    def info(self, name: str) -> MetricInfo:
+        return MetricInfo.of(name, self.metric(name))
+
+    def signature(self, name: str) -> str:
+        metric, sig = self.metric(name), str(self.metric(name).signature())
+        if metric.batch_dependent:
+            sig = corpus_signature(sig, [t for pair in self._pairs() for t in pair])
+        return sig
+
+    def scores(self, name: str) -> dict[tuple[str, str], float]:
+        """Score of every needed (hypothesis, reference) pair under metric ``name``."""
+        if name in self._scores:
+            return self._scores[name]
+        start = time.perf_counter()
+        metric, pairs, sig = self.metric(name), self._pairs(), self.signature(name)
+        found = self.cache.get_many(sig, pairs)
+        todo = [p for p in pairs if p not in found]
+        if todo and metric.batch_dependent:  # fit idf etc. on the whole suite corpus, as the key says
+            metric.prepare([h for h, _ in pairs], [r for _, r in pairs])
+        for begin in range(0, len(todo), CHUNK_SIZE):
+            chunk = todo[begin : begin + CHUNK_SIZE]
+            values = metric.score([h for h, _ in chunk], [r for _, r in chunk])
+            scored = [(h, r, float(v)) for (h, r), v in zip(chunk, values)]
+            self.cache.put_many(sig, scored)
+            found.update({(h, r): v for h, r, v in scored})
+        self._scores[name] = found
+        self.timings[name] = time.perf_counter() - start
+        return found
+
+    def case_scores(self, name: str) -> list[CaseScores]:
+        scores = self.scores(name)
+        return [CaseScores(c.case_id, scores[(c.original, c.reference)], scores[(c.variant, c.reference)])
+                for c in self.cases]
+
+    # -- checks --------------------------------------------------------------------------
+    def result(self, metric: str, check_name: str) -> CheckResult:
+        key = (metric, check_name)
+        if key not in self._results:
+            check = next((c for c in self.suite.checks if c.name == check_name), None)
+            if check is None:
+                raise InputError(f"suite {self.suite.name!r} has no check {check_name!r}")
+            info = self.info(metric)
+            if hasattr(check, "applies_to"):
+                wanted = {c.case_id for c in self.cases if check.applies_to(c.expectation)}
+                self._results[key] = check.evaluate(info, [s for s in self.case_scores(metric) if s.case_id in wanted])
+            else:
+                scores = self.scores(metric)
+                self._results[key] = check.evaluate(info, [scores[(hyp, ref)] for ref, hyp in check.pairs])
+        return self._results[key]
+
+    def run_all(self) -> dict[str, dict[str, CheckResult]]:
+        return {m: {c.name: self.result(m, c.name) for c in self.suite.checks} for m in self.metric_names}
+
+    def scored_metrics(self) -> list[str]:
+        """Metrics scored in this run so far, in the suite's order."""
+        return [m for m in self.metric_names if m in self._scores] + [
+            m for m in self._scores if m not in self.metric_names]
+
+    def case(self, case_id: str) -> Case | None:
+        return next((c for c in self.cases if c.case_id == case_id), None)
+
+
+def failure_message(run: SuiteRun, result: CheckResult) -> str:
+    """What a failing check says: the rule, the pass rate, and the worst cases with their texts."""
+    if result.n == 0:
+        return f"{result.metric}[{result.check}]: no cases with this check's expectation in the sample"
+    lines = [f"{result.metric}[{result.check}]: {result.pass_rate:.1%} of {result.n} passed; "
+             f"required: {result.requirement}", "worst cases:"]
+    for worst in result.worst:
+        case = run.case(worst["case_id"])
+        mark = "ok  " if worst["passed"] else "FAIL"
+        if case is None:  # a minimum-functionality pair
+            lines.append(f"  {mark} {worst['case_id']}: score {worst['score']:.4g} (margin {worst['margin']:+.4g})")
+            lines.append(f"       reference: {worst['reference']}")
+            lines.append(f"       hypothesis: {worst['variant']}")
+            continue
+        lines.append(f"  {mark} {case.case_id}: original {worst['original']:.4g} -> variant "
+                     f"{worst['variant']:.4g} (delta {worst['delta']:+.4g})")
+        lines.append(f"       reference: {case.reference}")
+        lines.append(f"       original:  {case.original}")
+        lines.append(f"       variant:   {case.variant}")
+    return "\n".join(lines)

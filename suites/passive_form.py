@@ -1,0 +1,25 @@
+"""Case 5 of the RoMe paper (section 4.6): the hypothesis turned into the passive voice.
+
+Meaning is kept, so a robust metric's score should barely move. Word-overlap metrics
+(BLEU) are expected to fail: the passive reorders and adds words.
+"""
+
+from suites.harness import ALL, Invariant, MinimumFunctionality, Novikova, Perturb, Suite
+
+SUITE = Suite(
+    name="passive_form",
+    description="Active -> passive voice of a human paraphrase; score against another human reference.",
+    data=Novikova(datasets=("bagel", "sfhotel", "sfrest"), n=200, seed=0, pairing="paraphrase"),
+    perturbation=Perturb("passive"),
+    metrics=ALL,
+    checks=[
+        Invariant(tolerance=0.05, min_pass_rate=0.8),
+        MinimumFunctionality(
+            "paper_examples",  # RoMe paper, Table 2 and Figure 3
+            pairs=[("Tesla motors is founded by Elon Musk.", "Elon Musk has founded Tesla Motors."),
+                   ("tesla motors is founded by elon musk", "elon musk founded tesla motors"),
+                   ("Shakespeare has written Macbeth.", "Macbeth is written by Shakespeare.")],
+            above=0.5,
+        ),
+    ],
+)

@@ -1,0 +1,22 @@
+"""Repeated words or phrases (the RoMe paper's Table 2: "Elon elon elon elon elon founded ...").
+
+Repetition damages the form without adding content, so the score should drop.
+"""
+
+from suites.harness import ALL, Decrease, MinimumFunctionality, Novikova, Perturb, Suite
+
+SUITE = Suite(
+    name="repetition",
+    description="A word or phrase of a human paraphrase repeated.",
+    data=Novikova(datasets=("bagel", "sfhotel", "sfrest"), n=200, seed=0, pairing="paraphrase"),
+    perturbation=Perturb("repetition"),
+    metrics=ALL,
+    checks=[
+        Decrease(margin=0.02, min_pass_rate=0.8),
+        MinimumFunctionality(
+            "paper_repetition_example",  # RoMe paper, Table 2: RoMe scores it 0.11
+            pairs=[("Elon musk has founded tesla motors.", "Elon elon elon elon elon founded tesla tesla tesla.")],
+            below=0.5,
+        ),
+    ],
+)

@@ -1,0 +1,15 @@
+"""Case 4 of the RoMe paper (section 4.6): TextFooler replaces two words by similar words.
+
+Meaning and grammar are meant to be kept, so the score should stay.
+"""
+
+from suites.harness import ALL, Invariant, Novikova, Perturb, Suite
+
+SUITE = Suite(
+    name="text_transformation",
+    description="Two words of a human paraphrase replaced by similar words (TextFooler).",
+    data=Novikova(datasets=("bagel", "sfhotel", "sfrest"), n=200, seed=0, pairing="paraphrase"),
+    perturbation=Perturb("textfooler"),
+    metrics=ALL,
+    checks=[Invariant(tolerance=0.05, min_pass_rate=0.8)],
+)
