@@ -1,0 +1,261 @@
+"""Datasets with human judgments behind one loader interface.
+
+Every loader returns a :class:`JudgedDataset` of :class:`JudgedItem` s (id, dataset, system,
+meaning representation, hypothesis, references, human scores by criterion), so the
+correlation report never needs to know where the data came from.
+
+* BAGEL, SFHOTEL, SFREST (Novikova et al. 2017): the shared JSONL files; criteria
+  informativeness, naturalness, quality (medians of three raters, 1-6).
+* WebNLG 2017 human evaluation: the organisers' CSV (not shipped; pass its path). Rows of
+  team ``webnlg`` are the human references of their ``mr`` and are not scored as a system;
+  empty or ``null`` system texts are kept as empty hypotheses and counted in ``notes``.
+* Any JSONL in the item format (see :func:`load_jsonl`).
+
+MR-as-text (the RoMe paper's Table 1 protocol, where the MR is the reference):
+:func:`dialogue_act_as_text` and :func:`triples_as_text`.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rome.core.data_paths import shared_path
+from rome.core.errors import InputError
+from rome.core.jsonl import read_jsonl, require_text
+
+NOVIKOVA = {"bagel": "bagel.jsonl", "sfhotel": "sfhotel.jsonl", "sfrest": "sfrest.jsonl"}
+NOVIKOVA_CRITERIA = ("informativeness", "naturalness", "quality")
+WEBNLG_CRITERIA = ("fluency", "grammar", "semantics")
+WEBNLG_COLUMNS = ("id", "mr", "team", "text", "category", "type", "bleu", "meteor", "ter",
+                  "systemtype", "triplesize", "fluency", "grammar", "semantics")
+WEBNLG_REFERENCE_TEAM = "webnlg"
+#: fields of the item format that are not human scores
+ITEM_FIELDS = {"id", "dataset", "system", "mr", "hypothesis", "references", "reference", "human"}
+
+
+@dataclass(frozen=True)
+class JudgedItem:
+    id: str
+    dataset: str
+    system: str
+    mr: str
+    hypothesis: str
+    references: tuple[str, ...]
+    human: dict[str, float]
+
+
+@dataclass
+class JudgedDataset:
+    """Items plus where they came from; ``notes`` records anything a reader must know (counts)."""
+
+    name: str
+    source: str
+    criteria: tuple[str, ...]
+    items: list[JudgedItem]
+    notes: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def systems(self) -> list[str]:
+        return sorted({it.system for it in self.items})
+
+    def describe(self) -> str:
+        extra = "; ".join(f"{k}: {v}" for k, v in self.notes.items())
+        text = f"{self.name}: {len(self.items)} items from {self.source}"
+        return f"{text} ({extra})" if extra else text
+
+
+# -- MR as text --------------------------------------------------------------------------
+_ACT = re.compile(r"^\s*\??(\w+)\s*\((.*)\)\s*$", re.S)
+_SLOT = re.compile(r"\s*(\w+)\s*(?:=\s*('[^']*'|\"[^\"]*\"|[^,]*))?\s*(?:,|$)")
+
+
+def dialogue_act_as_text(mr: str) -> str:
+    """``inform(name='hotel drisco',pricerange=pricey)`` -> ``name hotel drisco pricerange pricey``.
+
+    Slot names and values in order, quotes removed, the act dropped (as in the RoMe paper's
+    example); an act without slots (``reqmore()``) becomes its own name, so no reference is empty.
+    Text that is not a dialogue act is returned unchanged.
+    """
+    match = _ACT.match(mr)
+    if not match:
+        return mr.strip()
+    act, inner = match.groups()
+    words: list[str] = []
+    for slot in _SLOT.finditer(inner):
+        name, value = slot.group(1), (slot.group(2) or "").strip().strip("'\"")
+        if name:
+            words.extend([name, value] if value else [name])
+    return " ".join(w for w in words if w) or act.replace("_", " ")
+
+
+def _split_camel(word: str) -> str:
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", word)
+    return spaced.lower() if spaced != word else word
+
+
+def triples_as_text(mr: str) -> str:
+    """WebNLG ``s | p | o<br>s | p | o`` -> ``s p o . s p o``.
+
+    Underscores become spaces and camel-case predicates are split (``cityServed`` -> ``city
+    served``), so the words can match a verbalisation.
+    """
+    sentences = []
+    for triple in re.split(r"<br\s*/?>", mr):
+        parts = [p.strip().strip('"').replace("_", " ") for p in triple.split("|")]
+        if len(parts) == 3:
+            parts[1] = _split_camel(parts[1])
+        text = " ".join(p for p in parts if p)
+        if text:
+            sentences.append(text)
+    return " . ".join(sentences)
+
+
+def mr_as_text(item: JudgedItem) -> str:
+    """The MR of ``item`` as a reference sentence (triples for WebNLG, dialogue acts otherwise)."""
+    return triples_as_text(item.mr) if "|" in item.mr else dialogue_act_as_text(item.mr)
+
+
+# -- loaders ------------------------------------------------------------------------------
+def _references(value: Any, where: str) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        return (value,)
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return tuple(value)
+    raise InputError(f"{where}: 'references' must be a string or a list of strings")
+
+
+def _human_scores(obj: dict[str, Any], where: str) -> dict[str, float]:
+    raw = obj.get("human")
+    if raw is None:
+        raw = {k: v for k, v in obj.items() if k not in ITEM_FIELDS and isinstance(v, int | float)}
+    if not isinstance(raw, dict) or not raw:
+        raise InputError(f"{where}: no human scores (give 'human': {{criterion: number}} or numeric fields)")
+    scores = {}
+    for key, value in raw.items():
+        if isinstance(value, bool) or not isinstance(value, int | float) or value != value:
+            raise InputError(f"{where}: human score {key!r} must be a number, got {value!r}")
+        scores[str(key)] = float(value)
+    return scores
+
+
+def load_jsonl(path: str | Path, name: str | None = None) -> JudgedDataset:
+    """Items in the item format: ``id``, ``hypothesis``, ``references`` (str or list), optional
+    ``dataset``, ``system``, ``mr``, and the human scores either as ``human: {criterion: x}``
+    or as top-level numeric fields (the shared Novikova files use the latter)."""
+    path = Path(path)
+    items: list[JudgedItem] = []
+    seen: set[str] = set()
+    for number, obj in read_jsonl(path):
+        where = f"{path}:{number}"
+        hypothesis = require_text(obj, "hypothesis", where)
+        refs = _references(obj.get("references", obj.get("reference")), where)
+        item_id = str(obj.get("id", number))
+        if item_id in seen:
+            raise InputError(f"{where}: duplicate id {item_id!r}")
+        seen.add(item_id)
+        items.append(JudgedItem(item_id, str(obj.get("dataset", name or path.stem)), str(obj.get("system", "-")),
+                                str(obj.get("mr", "")), hypothesis, refs, _human_scores(obj, where)))
+    if not items:
+        raise InputError(f"{path}: no items")
+    criteria = tuple(dict.fromkeys(k for it in items for k in it.human))
+    missing = [c for c in criteria if any(c not in it.human for it in items)]
+    if missing:
+        raise InputError(f"{path}: criterion {missing[0]!r} is missing from some items; every item needs every criterion")
+    empty = sum(not it.hypothesis.strip() for it in items)
+    notes = {"empty hypotheses (scored as empty)": empty} if empty else {}
+    return JudgedDataset(name or path.stem, str(path), criteria, items, notes)
+
+
+def load_novikova(name: str) -> JudgedDataset:
+    """BAGEL, SFHOTEL or SFREST from the shared data (Novikova et al. 2017)."""
+    path = shared_path("data", "novikova2017", NOVIKOVA[name])
+    data = load_jsonl(path, name)
+    data.source = f"../shared/data/novikova2017/{NOVIKOVA[name]}"
+    data.criteria = NOVIKOVA_CRITERIA
+    return data
+
+
+def _is_empty_text(text: str | None) -> bool:
+    return text is None or not text.strip() or text.strip().lower() == "null"
+
+
+def _webnlg_rows(path: Path) -> list[dict[str, str]]:
+    if not path.is_file():
+        raise InputError(f"{path}: no such file (the WebNLG 2017 human-evaluation CSV)")
+    with path.open(encoding="utf-8", newline="") as handle:
+        reader = csv.DictReader(handle)
+        absent = [c for c in ("mr", "team", "text", *WEBNLG_CRITERIA) if c not in (reader.fieldnames or [])]
+        if absent:
+            raise InputError(f"{path}: not a WebNLG 2017 human-evaluation CSV (missing column {absent[0]!r})")
+        return list(reader)
+
+
+def _rating(row: dict[str, str], criterion: str, where: str) -> float:
+    try:
+        value = float(row[criterion])
+    except (TypeError, ValueError):
+        raise InputError(f"{where}: {criterion} must be a number, got {row[criterion]!r}") from None
+    if value != value:
+        raise InputError(f"{where}: {criterion} is NaN")
+    return value
+
+
+def load_webnlg2017(path: str | Path) -> JudgedDataset:
+    """The WebNLG 2017 human-evaluation CSV (header in :data:`WEBNLG_COLUMNS`, ratings 1-3)."""
+    path = Path(path)
+    rows = _webnlg_rows(path)
+    references: dict[str, list[str]] = {}
+    for row in rows:
+        if row["team"].strip().lower() == WEBNLG_REFERENCE_TEAM and not _is_empty_text(row["text"]):
+            references.setdefault(row["mr"], []).append(row["text"].strip())
+    items, empty = [], 0
+    for number, row in enumerate(rows, start=2):
+        if row["team"].strip().lower() == WEBNLG_REFERENCE_TEAM:
+            continue
+        where = f"{path}:{number}"
+        text = "" if _is_empty_text(row["text"]) else row["text"].strip()
+        empty += not text
+        human = {c: _rating(row, c, where) for c in WEBNLG_CRITERIA}
+        items.append(JudgedItem(str(row.get("id") or number), "webnlg2017", row["team"].strip(), row["mr"], text,
+                                tuple(references.get(row["mr"], ())), human))
+    if not items:
+        raise InputError(f"{path}: no system rows (only team {WEBNLG_REFERENCE_TEAM!r} references?)")
+    notes: dict[str, Any] = {"reference rows (team webnlg)": sum(len(v) for v in references.values())}
+    notes["empty or null system texts (scored as empty)"] = empty
+    return JudgedDataset("webnlg2017", str(path), WEBNLG_CRITERIA, items, notes)
+
+
+def load_dataset(name_or_path: str, path: str | Path | None = None) -> JudgedDataset:
+    """``bagel|sfhotel|sfrest``, ``webnlg2017`` (needs ``path``), or a JSONL/CSV file path."""
+    key = name_or_path.lower()
+    if key in NOVIKOVA:
+        return load_novikova(key)
+    if key == "webnlg2017":
+        if path is None:
+            raise InputError("webnlg2017 is not shipped: give the human-evaluation CSV with --path FILE")
+        return load_webnlg2017(path)
+    file = Path(path or name_or_path)
+    if file.suffix.lower() == ".csv":
+        return load_webnlg2017(file)
+    if not file.is_file():
+        known = ", ".join([*NOVIKOVA, "webnlg2017"])
+        raise InputError(f"unknown dataset {name_or_path!r}: use one of {known} or a JSONL file path")
+    return load_jsonl(file)
+
+
+def with_references(items: Sequence[JudgedItem], mode: str) -> tuple[list[JudgedItem], list[list[str]], int]:
+    """Items that can be scored under reference ``mode`` (``human`` or ``mr``), their references,
+    and how many items were left out because they have no human reference."""
+    if mode == "mr":
+        return list(items), [[mr_as_text(it)] for it in items], 0
+    if mode != "human":
+        raise InputError(f"unknown reference mode {mode!r}; use human or mr")
+    kept = [it for it in items if it.references]
+    return kept, [list(it.references) for it in kept], len(items) - len(kept)

@@ -1,0 +1,106 @@
+"""Dataset loaders: the shared Novikova files, the WebNLG 2017 CSV format, user JSONL, MR-as-text.
+
+``tests/fixtures/webnlg2017_human_synthetic.csv`` is SYNTHETIC (invented texts and ratings in
+the organisers' format); the real file is not shipped.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from reports import datasets
+from rome.core.errors import InputError
+
+FIXTURE = Path(__file__).parent / "fixtures" / "webnlg2017_human_synthetic.csv"
+
+
+@pytest.mark.parametrize("name,size", [("bagel", 404), ("sfhotel", 875), ("sfrest", 1181)])
+def test_novikova_datasets_load_with_their_criteria(name, size):
+    data = datasets.load_dataset(name)
+    assert len(data.items) == size
+    assert data.criteria == ("informativeness", "naturalness", "quality")
+    first = data.items[0]
+    assert first.dataset == name and first.references and first.mr
+    assert set(first.human) == set(data.criteria)
+    assert 1 <= first.human["quality"] <= 6
+
+
+def test_bagel_systems_are_tgen_and_lols():
+    assert datasets.load_dataset("bagel").systems == ["Dusek", "LOLS"]
+
+
+@pytest.mark.parametrize("mr,text", [
+    ("inform(name='hotel drisco',pricerange=pricey)", "name hotel drisco pricerange pricey"),
+    ("inform(name=none,area=citycentre,near='X')", "name none area citycentre near X"),
+    ("select(accepts_credit_cards='yes or no')", "accepts_credit_cards yes or no"),
+    ("request(area)", "area"),
+    ("reqmore()", "reqmore"),
+    ("?confirm(area='cathedral hill, north')", "area cathedral hill, north"),
+])
+def test_dialogue_act_as_text(mr, text):
+    assert datasets.dialogue_act_as_text(mr) == text
+
+
+def test_triples_as_text():
+    mr = "Alan_Bean | occupation | Test_pilot<br>Aarhus_Airport | cityServed | Aarhus"
+    assert datasets.triples_as_text(mr) == "Alan Bean occupation Test pilot . Aarhus Airport city served Aarhus"
+
+
+def test_webnlg_loader_separates_references_and_keeps_empty_outputs():
+    data = datasets.load_dataset("webnlg2017", FIXTURE)
+    assert data.criteria == ("fluency", "grammar", "semantics")
+    assert "webnlg" not in data.systems and data.systems == ["ADAPT", "melbourne", "tilburg"]
+    assert len(data.items) == 12  # 16 rows minus 4 reference rows
+    empty = [it for it in data.items if not it.hypothesis]
+    assert [it.id for it in empty] == ["4", "9"]  # the literal null and the empty text
+    assert data.notes["empty or null system texts (scored as empty)"] == 2
+    bean = next(it for it in data.items if it.id == "7")
+    assert len(bean.references) == 2 and bean.human["fluency"] == pytest.approx(2.8)
+    assert "city served" in datasets.mr_as_text(data.items[0])
+
+
+def test_items_without_human_reference_are_counted_not_dropped_silently():
+    data = datasets.load_webnlg2017(FIXTURE)
+    kept, refs, left_out = datasets.with_references(data.items, "human")
+    assert left_out == 3 and len(kept) == 9 and all(refs)
+    kept, refs, left_out = datasets.with_references(data.items, "mr")
+    assert left_out == 0 and len(kept) == 12
+
+
+def test_webnlg_needs_a_path_and_the_right_columns(tmp_path):
+    with pytest.raises(InputError, match="--path"):
+        datasets.load_dataset("webnlg2017")
+    bad = tmp_path / "x.csv"
+    bad.write_text("id,mr,text\n1,a,b\n")
+    with pytest.raises(InputError, match="missing column 'team'"):
+        datasets.load_dataset("webnlg2017", bad)
+
+
+def test_user_jsonl_in_both_score_layouts(tmp_path):
+    path = tmp_path / "mine.jsonl"
+    rows = [{"id": "a", "system": "s1", "hypothesis": "a cat", "references": ["the cat"], "human": {"adequacy": 3}},
+            {"id": "b", "system": "s2", "hypothesis": "", "reference": "the dog", "human": {"adequacy": 1}}]
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    data = datasets.load_dataset(str(path))
+    assert data.criteria == ("adequacy",) and data.items[1].references == ("the dog",)
+    assert data.notes == {"empty hypotheses (scored as empty)": 1}
+
+
+@pytest.mark.parametrize("line,message", [
+    ({"id": 1, "hypothesis": "x", "references": ["y"]}, "no human scores"),
+    ({"id": 1, "hypothesis": "x", "references": ["y"], "human": {"q": "high"}}, "must be a number"),
+    ({"id": 1, "references": ["y"], "human": {"q": 1}}, "'hypothesis'"),
+])
+def test_user_jsonl_errors_are_one_line(tmp_path, line, message):
+    path = tmp_path / "bad.jsonl"
+    path.write_text(json.dumps(line) + "\n")
+    with pytest.raises(InputError, match=message):
+        datasets.load_dataset(str(path))
+
+
+def test_unknown_dataset_name():
+    with pytest.raises(InputError, match="unknown dataset"):
+        datasets.load_dataset("nosuch")
