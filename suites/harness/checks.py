@@ -82,7 +82,8 @@ class CheckResult:
 
     check: str
     metric: str
-    passed: bool
+    #: None when no case of the sample has the check's expectation
+    passed: bool | None
     pass_rate: float | None
     n: int
     mean_delta: float | None
@@ -127,13 +128,13 @@ class CaseCheck(Check):
         """How far a case is from passing (larger = worse); orders the worst cases."""
 
     def evaluate(self, info: MetricInfo, cases: Sequence[CaseScores], n_worst: int = 5) -> CheckResult:
-        outcomes = {c.case_id: self.case_passes(info, c) for c in cases}
+        outcomes = {c.case_id: bool(self.case_passes(info, c)) for c in cases}
         ranked = sorted(cases, key=lambda c: self.badness(info, c), reverse=True)
         n = len(cases)
         rate = sum(outcomes.values()) / n if n else None
         return CheckResult(
             check=self.name, metric=info.name, n=n, pass_rate=rate,
-            passed=bool(n) and rate >= self.min_pass_rate,
+            passed=bool(rate >= self.min_pass_rate) if n else None,
             mean_delta=sum(c.delta for c in cases) / n if n else None,
             worst_delta=ranked[0].delta if n else None,
             requirement=self.requirement(info.name), outcomes=outcomes,
@@ -227,13 +228,14 @@ class MinimumFunctionality(Check):
         return (threshold_for(self.below, info.name) - info.quality(score)) * info.scale
 
     def evaluate(self, info: MetricInfo, scores: Sequence[float], n_worst: int = 5) -> CheckResult:
+        scores = [float(s) for s in scores]
         margins = [self.margin(info, s) for s in scores]
         outcomes = {f"{self.name}-{i}": m >= 0 for i, m in enumerate(margins)}
         order = sorted(range(len(scores)), key=lambda i: margins[i])
         rate = sum(outcomes.values()) / len(scores)
         return CheckResult(
             check=self.name, metric=info.name, n=len(scores), pass_rate=rate,
-            passed=rate >= self.min_pass_rate, mean_delta=sum(margins) / len(margins),
+            passed=bool(rate >= self.min_pass_rate), mean_delta=sum(margins) / len(margins),
             worst_delta=margins[order[0]], requirement=self.requirement(info.name), outcomes=outcomes,
             worst=[{"case_id": f"{self.name}-{i}", "reference": self.pairs[i][0], "variant": self.pairs[i][1],
                     "score": scores[i], "margin": margins[i], "passed": margins[i] >= 0}

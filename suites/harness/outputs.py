@@ -69,6 +69,10 @@ def summary(run: SuiteRun) -> dict[str, Any]:
     }
 
 
+def _verdict(passed: bool | None) -> str:
+    return "n/a" if passed is None else ("yes" if passed else "**no**")
+
+
 def _fmt(value: float | None, digits: int = 3) -> str:
     return "n/a" if value is None else f"{value:.{digits}f}"
 
@@ -86,7 +90,7 @@ def summary_markdown(data: dict[str, Any]) -> str:
     for metric, checks in data["checks"].items():
         for name, c in checks.items():
             rate = "n/a" if c["pass_rate"] is None else f"{c['pass_rate']:.1%}"
-            lines.append(f"| {metric} | {name} | {'yes' if c['passed'] else '**no**'} | {rate} | {c['n']} | "
+            lines.append(f"| {metric} | {name} | {_verdict(c['passed'])} | {rate} | {c['n']} | "
                          f"{_fmt(c['mean_delta'])} | {_fmt(c['worst_delta'])} | {c['requirement'].replace('|', chr(92) + '|')} |")
     lines += ["", "Changes are variant - original in each metric's own units (BLEU 0-100, others mostly 0-1); "
               "for minimum-functionality checks they are the distance to the bound.", "",

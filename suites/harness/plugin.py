@@ -43,7 +43,8 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector):
         return None
     if is_suite_file(file_path):
         return SuiteFile.from_parent(parent, path=file_path)
-    if file_path.name.startswith("example_"):
+    # pytest already collects a file named on the command line as a module, whatever its name
+    if file_path.name.startswith("example_") and not parent.session.isinitpath(file_path):
         return pytest.Module.from_parent(parent, path=file_path)
     return None
 

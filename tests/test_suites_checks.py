@@ -1,0 +1,106 @@
+"""Suite checks on continuous scores: they pass and fail on real metric numbers."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+
+from perturbations.base import Perturbation, Result, Variant
+from rome.core.errors import InputError
+from rome.core.registry import build_metric
+from suites.harness import Decrease, Invariant, MinimumFunctionality, Novikova, Suite
+from suites.harness.cache import ScoreCache
+from suites.harness.checks import CaseScores, MetricInfo
+from suites.harness.runner import SuiteRun, failure_message
+
+BLEU = MetricInfo("bleu", True, (0.0, 100.0))
+BERTSCORE_LIKE = MetricInfo("bertscore", True, (0.0, 1.0))
+TER = MetricInfo("ter", False, (0.0, math.inf))
+
+
+class MoveFirstClauseToEnd(Perturbation):
+    """Move the first third of the words to the end: same words, new order (a fronting-like change)."""
+
+    kind = "move_front"
+
+    def _apply(self, text: str, rng: random.Random) -> Result:
+        words = text.split()
+        if len(words) < 5:
+            return Result.skip(text, "too short")
+        cut = len(words) // 3
+        return Result(text, (Variant(" ".join(words[cut:] + words[:cut]), self.kind, "invariant"),))
+
+
+def test_invariant_tolerance_is_in_units_of_the_range():
+    check = Invariant(tolerance=0.05)
+    assert check.case_passes(BLEU, CaseScores("a", 40.0, 36.0))  # 4 points of 100
+    assert not check.case_passes(BLEU, CaseScores("a", 40.0, 34.0))  # 6 points
+    assert check.case_passes(BERTSCORE_LIKE, CaseScores("a", 0.90, 0.86))
+    assert not check.case_passes(BERTSCORE_LIKE, CaseScores("a", 0.90, 0.84))
+    assert not check.case_passes(BERTSCORE_LIKE, CaseScores("a", 0.80, 0.86))  # a rise also breaks invariance
+
+
+def test_invariant_floor_forgives_changes_that_still_score_well():
+    check = Invariant(tolerance=0.05, floor=0.8)
+    assert check.case_passes(BLEU, CaseScores("a", 100.0, 85.0))
+    assert not check.case_passes(BLEU, CaseScores("a", 90.0, 70.0))
+
+
+def test_decrease_follows_the_metric_direction():
+    check = Decrease(margin=0.05)
+    assert check.case_passes(BLEU, CaseScores("a", 50.0, 40.0))
+    assert not check.case_passes(BLEU, CaseScores("a", 50.0, 48.0))
+    assert check.case_passes(TER, CaseScores("a", 20.0, 40.0))  # TER: lower is better, a rise is a drop
+    assert not check.case_passes(TER, CaseScores("a", 40.0, 20.0))
+
+
+def test_per_metric_thresholds_and_default():
+    check = Invariant(tolerance={"bleu": 0.2, "*": 0.01})
+    assert check.case_passes(BLEU, CaseScores("a", 50.0, 35.0))
+    assert not check.case_passes(BERTSCORE_LIKE, CaseScores("a", 0.9, 0.88))
+    with pytest.raises(InputError, match="no threshold"):
+        Invariant(tolerance={"bleu": 0.2}).case_passes(BERTSCORE_LIKE, CaseScores("a", 0.9, 0.9))
+
+
+def test_pass_rate_decides_and_worst_cases_come_first():
+    cases = [CaseScores(str(i), 50.0, 50.0 - i) for i in range(10)]  # deltas 0..-9 points
+    result = Invariant(tolerance=0.05, min_pass_rate=0.6).evaluate(BLEU, cases)
+    assert result.pass_rate == pytest.approx(0.6) and result.passed
+    assert result.worst[0]["case_id"] == "9" and result.worst_delta == -9.0
+    assert result.mean_delta == pytest.approx(-4.5)
+    assert not Invariant(tolerance=0.05, min_pass_rate=0.7).evaluate(BLEU, cases).passed
+    assert Invariant().evaluate(BLEU, []).passed is None
+
+
+def test_minimum_functionality_needs_one_bound():
+    with pytest.raises(InputError):
+        MinimumFunctionality("x", pairs=[("a", "b")])
+    with pytest.raises(InputError):
+        MinimumFunctionality("x", pairs=[("a", "b")], above=0.5, below=0.2)
+
+
+def test_bleu_fails_the_papers_passive_examples_and_chrf_passes():
+    """Real sentences from the RoMe paper (Table 2, Figure 3): active reference, passive hypothesis."""
+    check = MinimumFunctionality("paper", pairs=[
+        ("Tesla motors is founded by Elon Musk.", "Elon Musk has founded Tesla Motors."),
+        ("tesla motors is founded by elon musk", "elon musk founded tesla motors")], above=0.5)
+    for name, should_pass in (("bleu", False), ("chrf", True)):
+        metric = build_metric(name)
+        scores = metric.score([h for _, h in check.pairs], [r for r, _ in check.pairs])
+        result = check.evaluate(MetricInfo.of(name, metric), list(scores))
+        assert result.passed is should_pass, (name, scores)
+
+
+def test_bleu_fails_invariance_on_real_reordered_sentences():
+    """Real Novikova references, reordered: BLEU moves more than 5 points on many of them."""
+    suite = Suite(name="reorder", data=Novikova(n=40, seed=1), perturbation=MoveFirstClauseToEnd(),
+                  metrics=["bleu", "chrf"], checks=[Invariant(tolerance=0.05, min_pass_rate=0.9)])
+    run = SuiteRun(suite, cache=ScoreCache(None))
+    bleu = run.result("bleu", "invariant")
+    assert bleu.n == 40 and bleu.passed is False and bleu.pass_rate < 0.7
+    message = failure_message(run, bleu)
+    worst = run.case(bleu.worst[0]["case_id"])
+    assert "FAIL" in message and worst.reference in message and worst.variant in message
+    assert abs(bleu.worst_delta) > 10  # points of BLEU

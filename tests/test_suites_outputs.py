@@ -1,0 +1,138 @@
+"""Suite outputs (cases.jsonl, cases.csv, summary.json, summary.md) and the ``rome suite`` command."""
+
+from __future__ import annotations
+
+import csv
+import json
+import textwrap
+
+import pytest
+
+from rome.cli import main
+from suites.harness.outputs import write_outputs
+from suites.harness.runner import SuiteRun
+from suites.harness.spec import available_suites, load_suite
+
+SUITE_FILE = textwrap.dedent('''
+    """A suite with its own perturbation: the last two words swapped."""
+    import random
+
+    from perturbations.base import Perturbation, Result, Variant
+    from suites.harness import Decrease, Invariant, MinimumFunctionality, Novikova, Suite
+
+
+    class SwapLastTwo(Perturbation):
+        kind = "swap_last_two"
+
+        def _apply(self, text: str, rng: random.Random) -> Result:
+            words = text.split()
+            if len(words) < 4:
+                return Result.skip(text, "too short")
+            return Result(text, (Variant(" ".join([*words[:-2], words[-1], words[-2]]), self.kind, "invariant"),))
+
+
+    SUITE = Suite(
+        name="swap_last",
+        data=Novikova(datasets=("bagel",), n=12, seed=0),
+        perturbation=SwapLastTwo(),
+        metrics=["bleu", "chrf"],
+        checks=[
+            Invariant(tolerance=0.3, min_pass_rate=0.5),
+            Decrease(margin=0.05),
+            MinimumFunctionality("same_text", pairs=[("There is a bar .", "There is a bar .")], above=0.9),
+        ],
+    )
+''')
+
+
+@pytest.fixture
+def suite_file(tmp_path):
+    path = tmp_path / "swap_last.py"
+    path.write_text(SUITE_FILE, encoding="utf-8")
+    return path
+
+
+def test_outputs_have_the_documented_format(suite_file, tmp_path):
+    from suites.harness.cache import ScoreCache
+
+    run = SuiteRun(load_suite(str(suite_file)), cache=ScoreCache(None))
+    run.run_all()
+    out = write_outputs(run, tmp_path / "out")
+
+    rows = [json.loads(line) for line in (out / "cases.jsonl").read_text().splitlines()]
+    assert len(rows) == 12
+    row = rows[0]
+    for key in ("case_id", "suite", "kind", "expectation", "reference", "original", "variant", "scores", "checks"):
+        assert key in row
+    assert row["suite"] == "swap_last" and row["kind"] == "swap_last_two" and row["expectation"] == "invariant"
+    bleu = row["scores"]["bleu"]
+    assert bleu["delta"] == pytest.approx(bleu["variant"] - bleu["original"])
+    assert set(row["checks"]["bleu"]) == {"invariant"}  # only the checks that apply to the case
+    assert isinstance(row["checks"]["chrf"]["invariant"], bool)
+
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["suite"] == "swap_last"
+    assert summary["signatures"]["bleu"].startswith("bleu|")
+    assert summary["data"]["n_cases"] == 12 and summary["data"]["datasets"] == ["bagel"]
+    inv = summary["checks"]["bleu"]["invariant"]
+    assert set(inv) >= {"pass_rate", "n", "mean_delta", "worst_delta"} and inv["n"] == 12
+    passed = sum(r["checks"]["bleu"]["invariant"] for r in rows)
+    assert inv["pass_rate"] == pytest.approx(passed / 12)
+    assert inv["mean_delta"] == pytest.approx(sum(r["scores"]["bleu"]["delta"] for r in rows) / 12)
+    assert summary["checks"]["bleu"]["decrease"]["n"] == 0 and summary["checks"]["bleu"]["decrease"]["passed"] is None
+    assert summary["checks"]["bleu"]["same_text"]["passed"] is True
+
+    with (out / "cases.csv").open(newline="", encoding="utf-8") as handle:
+        table = list(csv.DictReader(handle))
+    assert len(table) == 12 and float(table[0]["bleu.delta"]) == pytest.approx(bleu["delta"])
+    md = (out / "summary.md").read_text()
+    assert "| bleu | invariant |" in md and "| chrf | same_text | yes |" in md
+
+
+def test_reports_out_env_sets_the_default_folder(suite_file, tmp_path, monkeypatch):
+    from suites.harness.cache import ScoreCache
+
+    monkeypatch.setenv("ROME_REPORTS_OUT", str(tmp_path / "reports"))
+    run = SuiteRun(load_suite(str(suite_file)), metrics=["bleu"], cache=ScoreCache(None))
+    run.result("bleu", "invariant")
+    assert write_outputs(run) == tmp_path / "reports" / "swap_last"
+    assert json.loads((tmp_path / "reports" / "swap_last" / "summary.json").read_text())["signatures"].keys() == {"bleu"}
+
+
+def test_rome_suite_prints_the_summary_and_writes_outputs(suite_file, tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("ROME_CACHE_DIR", str(tmp_path / "cache"))
+    code = main(["suite", str(suite_file), "--metric", "bleu", "--n", "5", "--out", str(tmp_path / "o")])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "# Suite `swap_last`" in out and "| bleu | invariant |" in out and "chrf" not in out.split("Signatures")[0]
+    assert (tmp_path / "o" / "cases.jsonl").read_text().count("\n") == 5
+    assert (tmp_path / "cache" / "suite_scores.sqlite").exists()
+
+
+def test_rome_suite_exits_1_when_a_check_fails(suite_file, tmp_path, monkeypatch):
+    strict = suite_file.read_text().replace("Invariant(tolerance=0.3, min_pass_rate=0.5)",
+                                            "Invariant(tolerance=0.0001, min_pass_rate=1.0)")
+    suite_file.write_text(strict)
+    assert main(["suite", str(suite_file), "--metric", "bleu", "--no-cache", "--out", str(tmp_path / "o")]) == 1
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["suite", "no_such_suite"], "unknown suite 'no_such_suite'"),
+    (["suite", "passive_form", "--n", "0"], "--n must be at least 1"),
+    (["suite", "passive_form", "--metric", "nope"], "unknown metric 'nope'"),
+    (["suite", "/nonexistent/suite.py"], "no such suite file"),
+])
+def test_rome_suite_bad_input_is_one_line_exit_2(argv, message, capsys):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+
+
+def test_shipped_suites_are_listed_and_load():
+    names = available_suites()
+    expected = {"entity_replacement", "adjective_replacement", "random_word", "text_transformation",
+                "passive_form", "repetition", "typos"}
+    assert expected <= set(names)
+    for name in expected:
+        suite = load_suite(name)
+        assert suite.name == name and suite.checks and suite.data.n == 200

@@ -1,0 +1,94 @@
+"""pytest integration: a suite file collects one test per metric x check, fails with the worst cases."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+pytest_plugins = ["pytester"]
+
+ROOT = Path(__file__).resolve().parents[1]
+
+CONFTEST = "from suites.harness.plugin import *  # noqa: F401,F403\n"
+
+SUITE = textwrap.dedent('''
+    import random
+
+    from perturbations.base import Perturbation, Result, Variant
+    from suites.harness import Invariant, MinimumFunctionality, Novikova, Suite
+
+
+    class Reverse(Perturbation):
+        """Reverse the word order: the same words, an unreadable sentence."""
+
+        kind = "reverse"
+
+        def _apply(self, text: str, rng: random.Random) -> Result:
+            words = text.split()
+            if len(words) < 3:
+                return Result.skip(text, "too short")
+            return Result(text, (Variant(" ".join(reversed(words)), self.kind, "invariant"),))
+
+
+    SUITE = Suite(
+        name="reversed",
+        data=Novikova(n=100, seed=0),
+        perturbation=Reverse(),
+        metrics=["bleu", "chrf", "meteor"],
+        checks=[
+            Invariant(tolerance=0.05, min_pass_rate=0.9),
+            MinimumFunctionality("identical", pairs=[("a cheap bar near X .", "a cheap bar near X .")], above=0.9),
+        ],
+    )
+''')
+
+
+@pytest.fixture
+def suite_dir(pytester, tmp_path, monkeypatch):
+    monkeypatch.setenv("ROME_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("ROME_REPORTS_OUT", str(tmp_path / "reports"))
+    pytester.makeconftest(CONFTEST)
+    pytester.makepyfile(reversed_words=SUITE)  # not named test_*.py: collected by the SUITE marker
+    return pytester
+
+
+def test_suite_file_collects_one_test_per_metric_and_check(suite_dir):
+    result = suite_dir.runpytest_subprocess("--collect-only", "-q")
+    names = [line for line in result.outlines if "::" in line]
+    assert names == [f"reversed_words.py::{m}[{c}]" for m in ("bleu", "chrf", "meteor")
+                     for c in ("invariant", "identical")]
+
+
+def test_failures_list_the_worst_cases_and_outputs_are_written(suite_dir, tmp_path):
+    result = suite_dir.runpytest_subprocess("--suite-n", "12", "-k", "bleu")
+    result.assert_outcomes(passed=1, failed=1, deselected=4)
+    text = result.stdout.str()
+    assert "bleu[invariant]:" in text and "worst cases:" in text
+    assert "reference:" in text and "variant:" in text and "FAIL" in text
+    summary = json.loads((tmp_path / "reports" / "reversed" / "summary.json").read_text())
+    assert list(summary["checks"]) == ["bleu"] and summary["data"]["n_cases"] == 12
+    assert "suite outputs:" in text
+
+
+def test_warm_rerun_reads_the_cache(suite_dir, tmp_path):
+    suite_dir.runpytest_subprocess("--suite-n", "8", "-k", "chrf")
+    result = suite_dir.runpytest_subprocess("--suite-n", "8", "-k", "chrf")
+    result.assert_outcomes(passed=1, failed=1, deselected=4)
+    cache = json.loads((tmp_path / "reports" / "reversed" / "summary.json").read_text())["cache"]
+    assert cache["misses"] == 0 and cache["hits"] > 0
+
+
+def test_shipped_suite_files_collect_from_the_repository():
+    """``pytest suites/passive_form.py`` in a subprocess, as a user runs it (collection only: fast)."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "suites/passive_form.py", "--collect-only", "-q", "-p", "no:cacheprovider"],
+        cwd=ROOT, capture_output=True, text=True, timeout=300,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "suites/passive_form.py::bleu[invariant]" in proc.stdout
+    assert "suites/passive_form.py::bleu[paper_examples]" in proc.stdout
