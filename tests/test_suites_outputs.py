@@ -136,3 +136,30 @@ def test_shipped_suites_are_listed_and_load():
     for name in expected:
         suite = load_suite(name)
         assert suite.name == name and suite.checks and suite.data.n == 200
+
+
+def test_user_jsonl_pairs_are_a_data_source(tmp_path):
+    from perturbations.base import Perturbation, Result, Variant
+    from rome.core.errors import InputError
+    from suites.harness import Invariant, JsonlPairs, Suite
+    from suites.harness.cache import ScoreCache
+
+    class Upper(Perturbation):
+        kind = "upper"
+
+        def _apply(self, text, rng):
+            return Result(text, (Variant(text.upper(), self.kind, "invariant"),))
+
+    path = tmp_path / "pairs.jsonl"
+    path.write_text('{"id": "a", "reference": "The cafe is cheap .", "original": "A cheap cafe ."}\n'
+                    '{"id": "b", "reference": "It is near X .", "original": "It is close to X ."}\n')
+    suite = Suite(name="mine", data=JsonlPairs(str(path)), perturbation=Upper(), metrics=["chrf"],
+                  checks=[Invariant()])
+    run = SuiteRun(suite, cache=ScoreCache(None))
+    assert sorted(c.case_id for c in run.cases) == ["a-0", "b-0"]
+    assert run.result("chrf", "invariant").n == 2
+    assert run.build_stats.as_dict()["n_requested"] is None
+
+    path.write_text('{"id": "a", "reference": "x"}\n')
+    with pytest.raises(InputError, match="pairs.jsonl:1: 'original' must be a non-empty string"):
+        _ = SuiteRun(suite, cache=ScoreCache(None)).cases

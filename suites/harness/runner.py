@@ -24,6 +24,8 @@ from suites.harness.checks import CaseScores, CheckResult, MetricInfo
 from suites.harness.spec import Suite, perturbation_fingerprint
 
 CHUNK_SIZE = 64
+#: sample size of a data source declared with ``n=None`` (use every pair)
+UNLIMITED = 10**9
 
 
 @dataclass(frozen=True)
@@ -48,7 +50,8 @@ class BuildStats:
     from_cache: bool = False
 
     def as_dict(self) -> dict[str, Any]:
-        return {"n_requested": self.requested, "n_cases": self.built, "texts_tried": self.texts_tried,
+        requested = None if self.requested >= UNLIMITED else self.requested
+        return {"n_requested": requested, "n_cases": self.built, "texts_tried": self.texts_tried,
                 "skip_reasons": dict(self.skipped.most_common(8)), "cases_from_cache": self.from_cache}
 
 
@@ -111,7 +114,7 @@ class SuiteRun:
         cache: ScoreCache | None = None,
     ) -> None:
         self.suite = suite
-        self.n = int(n if n is not None else (suite.data.n or 10**9))
+        self.n = int(n if n is not None else (suite.data.n or UNLIMITED))
         if self.n < 1:
             raise InputError("the sample size must be at least 1")
         self.metric_names = suite.metric_names(metrics)
