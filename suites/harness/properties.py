@@ -22,6 +22,7 @@ from perturbations.base import Perturbation
 from rome.core.contract import Metric
 from suites.harness.checks import CaseCheck, CaseScores, Decrease, Invariant, MetricInfo
 from suites.harness.data import NOVIKOVA_DATASETS, Novikova, SourcePair
+from suites.harness.spec import Perturb
 
 
 @functools.lru_cache(maxsize=8)
@@ -46,6 +47,15 @@ def seeds() -> st.SearchStrategy[int]:
     return st.integers(min_value=0, max_value=2**31 - 1)
 
 
+def perturbations(kind: str, **options: st.SearchStrategy) -> st.SearchStrategy[Perturb]:
+    """Perturbation specs of one registered kind with options drawn from strategies.
+
+    ``perturbations("random_word", max_words=st.integers(1, 3))`` draws ``Perturb`` specs;
+    the ``assert_*`` helpers build them.
+    """
+    return st.fixed_dictionaries(options).map(lambda drawn: Perturb(kind, drawn))
+
+
 @functools.lru_cache(maxsize=16)
 def _metric(name: str) -> Metric:
     from rome.core.registry import build_metric
@@ -54,10 +64,12 @@ def _metric(name: str) -> Metric:
 
 
 def assert_check(
-    metric: str | Metric, perturbation: Perturbation, reference: str, original: str, check: CaseCheck,
+    metric: str | Metric, perturbation: Perturbation | Perturb, reference: str, original: str, check: CaseCheck,
     seed: int = 0,
 ) -> None:
     """Perturb ``original``; every variant with the check's expectation must pass ``check``."""
+    if isinstance(perturbation, Perturb):
+        perturbation = perturbation.build()
     scorer = _metric(metric) if isinstance(metric, str) else metric
     info = MetricInfo.of(metric if isinstance(metric, str) else scorer.name, scorer)
     result = perturbation.apply(original, seed)
@@ -75,7 +87,7 @@ def assert_check(
 
 
 def assert_invariant(
-    metric: str | Metric, perturbation: Perturbation, reference: str, original: str,
+    metric: str | Metric, perturbation: Perturbation | Perturb, reference: str, original: str,
     tolerance: float = 0.05, seed: int = 0,
 ) -> None:
     """|score(reference, variant) - score(reference, original)| <= tolerance (of the range)."""
@@ -83,7 +95,7 @@ def assert_invariant(
 
 
 def assert_decrease(
-    metric: str | Metric, perturbation: Perturbation, reference: str, original: str,
+    metric: str | Metric, perturbation: Perturbation | Perturb, reference: str, original: str,
     margin: float = 0.05, seed: int = 0,
 ) -> None:
     """score(reference, variant) is worse than score(reference, original) by >= margin (of the range)."""
