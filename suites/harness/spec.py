@@ -40,9 +40,9 @@ class Perturb:
 
 
 def perturbation_fingerprint(perturbation: Perturbation) -> str:
-    """Settings plus a hash of the implementing source, so cached cases go stale when code changes."""
+    """Settings plus a hash of the implementing module's source, so cached cases go stale when code changes."""
     try:
-        source = inspect.getsource(type(perturbation))
+        source = inspect.getsource(inspect.getmodule(type(perturbation)))
     except (OSError, TypeError):
         source = type(perturbation).__qualname__
     described = json.dumps(perturbation.describe(), sort_keys=True, default=str)
