@@ -1,0 +1,199 @@
+"""Our MoverScore equals the real moverscore_v2 (1.0.3), patched in memory, on real BAGEL pairs.
+
+The package cannot be imported as shipped (see docs/moverscore.md). The oracle fixture patches
+transformers and numpy *in memory* before importing it, without touching its source:
+DistilBERT's ``from_pretrained`` loads the embedded MiniLM as BertConfig/BertModel/BertTokenizer,
+the model ignores ``.to("cuda:0")`` and returns the old tuple output, the tokenizer gets
+``max_len`` back, ``np.float`` is ``float`` again, and ``device="cpu"`` is passed when scoring.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+import warnings
+from collections import defaultdict
+
+import numpy as np
+import pytest
+
+from baselines.moverscore import MoverScore, english_stop_words
+from rome.core.data_paths import shared_path
+from rome.core.encoder import embedded_model_path
+from rome.core.errors import InputError
+from rome.core.registry import build_metric
+
+# find_spec, not importorskip: importing moverscore_v2 unpatched goes to the hub
+if importlib.util.find_spec("moverscore_v2") is None or importlib.util.find_spec("pyemd") is None:
+    pytest.skip("pip install pyemd portalocker; pip install --no-deps moverscore==1.0.3", allow_module_level=True)
+
+#: measured on 200 BAGEL pairs: max difference 1.8e-6 where hypothesis != reference
+TOLERANCE = 1e-5
+#: the package computes distances in float32 as sqrt(|x|^2 + |y|^2 - 2xy): for a token against
+#: itself that is sqrt(rounding error) ~ 1e-4, so identical texts score 0.9997 there, 1.0 here
+IDENTICAL_TEXT_GAP = 1e-3
+
+
+@pytest.fixture(scope="module")
+def oracle():
+    """moverscore_v2 imported with the five obstacles patched in memory, on the embedded MiniLM."""
+    import transformers
+    from transformers import BertConfig, BertModel, BertTokenizer
+
+    path = str(embedded_model_path())
+
+    class OldTokenizer(BertTokenizer):
+        @property
+        def max_len(self) -> int:  # removed in transformers 4: model_max_length now
+            return self.model_max_length
+
+    class OldModel(BertModel):
+        def to(self, *args, **kwargs):  # the package moves the model to cuda:0 at import
+            return self
+
+        def forward(self, input_ids=None, attention_mask=None, **_):  # it unpacks a 3-tuple
+            out = super().forward(input_ids=input_ids, attention_mask=attention_mask, output_hidden_states=True)
+            return out.last_hidden_state, out.hidden_states, None
+
+    loaders = {
+        "DistilBertConfig": lambda _name, **kw: BertConfig.from_pretrained(path, **kw),
+        "DistilBertTokenizer": lambda _name, **kw: OldTokenizer.from_pretrained(path, **kw),
+        "DistilBertModel": lambda _name, **kw: OldModel.from_pretrained(path, **kw),
+    }
+    with pytest.MonkeyPatch.context() as patch:
+        for name, loader in loaders.items():
+            patch.setattr(getattr(transformers, name), "from_pretrained", staticmethod(loader))
+        # `from transformers import *` would import every model of transformers (slow): the
+        # package only uses these three names
+        patch.setattr(transformers, "__all__", list(loaders))
+        patch.setattr(np, "float", float, raising=False)  # removed in numpy 1.24
+        sys.modules.pop("moverscore_v2", None)
+        import moverscore_v2
+
+        patch.undo()
+        with pytest.MonkeyPatch.context() as runtime:
+            runtime.setattr(np, "float", float, raising=False)  # also used while scoring
+            yield moverscore_v2
+        sys.modules.pop("moverscore_v2", None)
+
+
+def package_scores(mv, hyps, refs, stop_words=(), uniform=False, idf_hyps=None) -> np.ndarray:
+    """moverscore_v2 as its README runs it: idf fitted on the references and on the hypotheses."""
+    if uniform:
+        idf_ref = idf_hyp = defaultdict(lambda: 1.0)
+    else:
+        idf_ref = mv.get_idf_dict(refs, nthreads=1)
+        idf_hyp = mv.get_idf_dict(hyps if idf_hyps is None else idf_hyps, nthreads=1)
+    return np.array(mv.word_mover_score(refs, hyps, idf_ref, idf_hyp, stop_words=list(stop_words), device="cpu"))
+
+
+@pytest.fixture(scope="module")
+def pairs() -> tuple[list[str], list[list[str]]]:
+    lines = shared_path("data", "novikova2017", "bagel.jsonl").read_text().splitlines()
+    items = [json.loads(line) for line in lines[:30]]
+    hyps = [it["hypothesis"] for it in items] + ["Café naïve près de 東京 .", "le café est fermé"]
+    refs = [it["references"] for it in items] + [["Le café de 東京 est fermé ."], ["Café fermé à Paris ."]]
+    return hyps, refs
+
+
+def assert_agrees(ours, expected, same_text):
+    """1e-5 where hypothesis and best reference differ; within the float32 gap where they are equal."""
+    same_text = np.asarray(same_text)
+    assert same_text.sum() < len(same_text) / 2
+    np.testing.assert_allclose(ours[~same_text], expected[~same_text], atol=TOLERANCE, rtol=0)
+    np.testing.assert_allclose(ours[same_text], expected[same_text], atol=IDENTICAL_TEXT_GAP, rtol=0)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("stop", ["none", "english"])
+def test_equals_package_with_idf_single_reference(oracle, pairs, stop):
+    hyps, refs = pairs[0], [r[0] for r in pairs[1]]
+    stop_words = sorted(english_stop_words()) if stop == "english" else []
+    ours = MoverScore(stop_words=stop).score(hyps, refs)
+    expected = package_scores(oracle, hyps, refs, stop_words)
+    assert_agrees(ours, expected, [h == r for h, r in zip(hyps, refs)])
+    assert np.ptp(ours) > 0.5
+
+
+@pytest.mark.slow
+def test_equals_package_with_uniform_weights_and_custom_stop_words(oracle, pairs):
+    hyps, refs = pairs[0], [r[0] for r in pairs[1]]
+    stop_words = ["is", "a", "the", "in", "of", "and", "there"]
+    ours = MoverScore(weights="uniform", stop_words=stop_words).score(hyps, refs)
+    expected = package_scores(oracle, hyps, refs, stop_words, uniform=True)
+    assert_agrees(ours, expected, [h == r for h, r in zip(hyps, refs)])
+    assert np.abs(ours - MoverScore(stop_words=stop_words).score(hyps, refs)).max() > 1e-2
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("uniform", [False, True])
+def test_multi_reference_is_best_over_references(oracle, pairs, uniform):
+    """idf: references flattened (each one a document), each hypothesis counted once."""
+    hyps, refs = pairs
+    assert any(len(group) > 1 for group in refs)
+    flat_h = [h for h, group in zip(hyps, refs) for _ in group]
+    flat_r = [r for group in refs for r in group]
+    per_ref = package_scores(oracle, flat_h, flat_r, uniform=uniform, idf_hyps=hyps)
+    bounds = np.cumsum([0] + [len(group) for group in refs])
+    expected = np.array([per_ref[bounds[i] : bounds[i + 1]].max() for i in range(len(refs))])
+    ours = MoverScore(weights="uniform" if uniform else "idf").score(hyps, refs)
+    assert_agrees(ours, expected, [h in group for h, group in zip(hyps, refs)])
+
+
+@pytest.mark.slow
+def test_identical_texts_score_one_where_the_package_rounds_in_float32(oracle):
+    texts = ["X is a restaurant in the city centre .", "the hotel is cheap"]
+    ours = MoverScore(weights="uniform").score(texts, texts)
+    expected = package_scores(oracle, texts, texts, uniform=True)
+    assert ours == pytest.approx([1.0, 1.0], abs=1e-7)
+    assert (expected < 1.0 - 1e-5).all() and (expected > 1.0 - IDENTICAL_TEXT_GAP).all()
+
+
+@pytest.mark.slow
+def test_degenerate_cases_follow_the_package(oracle):
+    """A side left with no weighted token scores 1.0 in moverscore_v2, and here."""
+    hyps, refs = ["the hotel is cheap", "."], ["the hotel is inexpensive", "a cheap hotel near the station"]
+    ours = MoverScore().score(hyps, refs)
+    expected = package_scores(oracle, hyps, refs)
+    assert ours[1] == expected[1] == 1.0
+    assert ours[0] == pytest.approx(expected[0], abs=TOLERANCE)
+
+
+@pytest.mark.slow
+def test_single_pair_falls_back_to_uniform_weights_with_a_warning(oracle):
+    hyp, ref = "there is a cheap hotel near the station", "a cheap hotel is close to the station"
+    assert package_scores(oracle, [hyp], [ref])[0] == 1.0  # idf of a one-text corpus is all zero
+    with pytest.warns(UserWarning, match="at least two texts"):
+        ours = MoverScore().score_one(hyp, ref)
+    assert ours == pytest.approx(package_scores(oracle, [hyp], [ref], uniform=True)[0], abs=TOLERANCE)
+    assert ours < 0.95
+
+
+def test_prepare_fits_idf_once_for_chunked_scoring(pairs):
+    hyps, refs = pairs
+    metric = MoverScore(stop_words="english")
+    assert metric.batch_dependent and not MoverScore(weights="uniform").batch_dependent
+    whole = metric.score(hyps, refs)
+    assert np.abs(metric.score(hyps[:6], refs[:6]) - whole[:6]).max() > 1e-3
+    metric.prepare(hyps, refs)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # prepared: no small-corpus fallback even for one pair
+        chunks = np.concatenate([metric.score(hyps[i : i + 6], refs[i : i + 6]) for i in range(0, len(hyps), 6)])
+        metric.score_one(hyps[0], refs[0])
+    np.testing.assert_allclose(chunks, whole, atol=1e-12, rtol=0)
+
+
+def test_empty_hypothesis_non_ascii_signature_and_options():
+    metric = build_metric("moverscore", weights="uniform")
+    scores = metric.score(["", "Café naïve — 東京 ."], ["a reference", "Café naïve — 東京 ."])
+    assert scores[0] == metric.worst_score == -1.0
+    assert scores[1] == pytest.approx(1.0, abs=1e-7)
+    sig = MoverScore(stop_words="english").signature().as_dict()
+    assert (sig["model"], sig["weights"], sig["stop"], sig["n_gram"]) == ("all-MiniLM-L6-v2", "idf", "english", "1")
+    assert MoverScore(stop_words=["a", "the"]).signature().as_dict()["stop"].startswith("custom-")
+    assert MoverScore().signature().as_dict()["stop"] == "none"
+    with pytest.raises(InputError, match="weights must be one of"):
+        MoverScore(weights="tfidf")
+    with pytest.raises(InputError, match="stop_words must be"):
+        MoverScore(stop_words="german")
