@@ -1,0 +1,239 @@
+"""Human-correlation report: every metric against every human criterion (RoMe Tables 1, 4, 6).
+
+Per dataset, per system (WebNLG: per team) and pooled: Spearman ρ, Pearson r and Kendall τ
+with percentile-bootstrap 95% CIs (items resampled, the same seeded resamples for every
+metric), and a Williams-test matrix between metrics on the same human scores. The reference
+is the human references or the meaning representation as text (the paper's Table 1
+protocol). Scores are cached on disk (:mod:`reports.score_cache`), so reruns resume.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from reports import plots
+from reports.datasets import JudgedDataset, JudgedItem, with_references
+from reports.score_cache import ScoreCache
+from reports.stats import (
+    METHODS,
+    SYMBOLS,
+    Correlation,
+    WilliamsResult,
+    bootstrap_indices,
+    coefficient,
+    correlate,
+)
+from reports.stats import williams_matrix as williams_for
+from reports.tables import Table, fmt, provenance, write_all
+from rome.core.errors import InputError
+from rome.core.registry import build_metric
+
+POOLED = "pooled"
+ALPHA = 0.05
+
+
+@dataclass
+class CorrelationConfig:
+    metrics: list[str]
+    reference: str = "human"
+    n_items: int | None = None
+    n_resamples: int = 1000
+    seed: int = 0
+    model: str | None = None
+    methods: tuple[str, ...] = METHODS
+
+
+@dataclass
+class CorrelationResult:
+    dataset: JudgedDataset
+    config: CorrelationConfig
+    items: list[JudgedItem]
+    scores: dict[str, np.ndarray]
+    signatures: dict[str, str]
+    higher_is_better: dict[str, bool]
+    left_out: int
+    #: (group, metric, criterion, method) -> Correlation
+    cells: dict[tuple[str, str, str, str], Correlation] = field(default_factory=dict)
+    #: (group, criterion) -> {(metric A, metric B): Williams test of A > B}
+    williams: dict[tuple[str, str], dict[tuple[str, str], WilliamsResult]] = field(default_factory=dict)
+    cache: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def groups(self) -> list[str]:
+        return list(dict.fromkeys(g for g, *_ in self.cells))
+
+    def human(self, criterion: str, index: np.ndarray | None = None) -> np.ndarray:
+        values = np.array([it.human[criterion] for it in self.items])
+        return values if index is None else values[index]
+
+
+def select_items(items: list[JudgedItem], n: int | None, seed: int) -> list[JudgedItem]:
+    """All items, or a seeded sample of ``n`` of them in their original order."""
+    if n is None or n >= len(items):
+        return list(items)
+    if n < 3:
+        raise InputError("--n must be at least 3 items")
+    keep = np.sort(np.random.default_rng(seed).choice(len(items), size=n, replace=False))
+    return [items[i] for i in keep]
+
+
+def group_indices(items: list[JudgedItem]) -> dict[str, np.ndarray]:
+    """``pooled`` and one group per system, as positions into ``items``."""
+    systems = np.array([it.system for it in items])
+    groups = {POOLED: np.arange(len(items))}
+    if len(set(systems)) > 1:
+        groups.update({s: np.flatnonzero(systems == s) for s in sorted(set(systems))})
+    return groups
+
+
+def score_metrics(items: list[JudgedItem], references: list[list[str]], names: list[str], cache_dir: Path,
+                  model: str | None = None, progress: Callable[[str, int], None] | None = None
+                  ) -> tuple[dict[str, np.ndarray], dict[str, str], dict[str, bool], dict[str, int]]:
+    cache = ScoreCache(cache_dir)
+    hyps = [it.hypothesis for it in items]
+    scores, signatures, higher = {}, {}, {}
+    for name in names:
+        metric = build_metric(name, model=model)
+        tick = (lambda k, name=name: progress(name, k)) if progress else None
+        scores[name] = cache.score(metric, hyps, references, progress=tick)
+        signatures[name] = str(metric.signature())
+        higher[name] = metric.higher_is_better
+    return scores, signatures, higher, {"hits": cache.hits, "misses": cache.misses}
+
+
+def correlate_groups(result: CorrelationResult) -> None:
+    """Fill ``result.cells`` for every group of 3 or more items, ``result.williams`` from 4."""
+    cfg = result.config
+    for g_index, (group, index) in enumerate(group_indices(result.items).items()):
+        if len(index) < 3:
+            continue
+        boot = bootstrap_indices(len(index), cfg.n_resamples, cfg.seed + g_index) if cfg.n_resamples else None
+        for criterion in result.dataset.criteria:
+            human = result.human(criterion, index)
+            for name, values in result.scores.items():
+                for method in cfg.methods:
+                    result.cells[(group, name, criterion, method)] = correlate(
+                        values[index], human, method, n_resamples=0, indices=boot)
+            oriented = {m: (v if result.higher_is_better[m] else -v)[index] for m, v in result.scores.items()}
+            if len(oriented) > 1 and len(index) >= 4:
+                result.williams[(group, criterion)] = williams_for(oriented, human, "spearman")
+
+
+def run_correlation(dataset: JudgedDataset, config: CorrelationConfig, cache_dir: Path,
+                    progress: Callable[[str, int], None] | None = None) -> CorrelationResult:
+    selected = select_items(dataset.items, config.n_items, config.seed)
+    items, references, left_out = with_references(selected, config.reference)
+    if len(items) < 4:
+        raise InputError(f"{dataset.name}: only {len(items)} items can be scored with {config.reference} references")
+    scores, signatures, higher, cache = score_metrics(items, references, config.metrics, cache_dir,
+                                                      config.model, progress)
+    result = CorrelationResult(dataset, config, items, scores, signatures, higher, left_out, cache=cache)
+    correlate_groups(result)
+    return result
+
+
+# -- tables ---------------------------------------------------------------------------------
+def _cell(c: Correlation | None) -> str:
+    if c is None or math.isnan(c.value):
+        return "–"
+    star = "*" if c.p_value < ALPHA else ""
+    ci = f" [{fmt(c.ci_low)}, {fmt(c.ci_high)}]" if not math.isnan(c.ci_low) else ""
+    return f"{fmt(c.value)}{star}{ci}"
+
+
+def provenance_notes(result: CorrelationResult) -> list[str]:
+    cfg = result.config
+    data = result.dataset.describe()
+    ref = ("human references (best over references)" if cfg.reference == "human"
+           else "the meaning representation as text (RoMe Table 1 protocol)")
+    notes = [f"Data: {data}; scored {len(result.items)} items"
+             + (f" (seeded sample of {cfg.n_items}, seed {cfg.seed})" if cfg.n_items else ""),
+             f"Reference: {ref}" + (f"; {result.left_out} items without a human reference left out"
+                                    if result.left_out else "")]
+    if cfg.n_resamples:
+        notes.append(f"Cells: coefficient, * = p < {ALPHA} (two-sided), [95% percentile-bootstrap CI over items, "
+                     f"{cfg.n_resamples} resamples, seed {cfg.seed}]")
+    notes += [f"Signature {m}: {s}" for m, s in result.signatures.items()]
+    notes.append(f"Produced by rome report correlation, {provenance()}")
+    return notes
+
+
+def correlation_table(result: CorrelationResult, group: str) -> Table:
+    crits, methods = result.dataset.criteria, result.config.methods
+    columns = ["metric"] + [f"{c} {SYMBOLS[m]}" for c in crits for m in methods]
+    rows = [[name] + [_cell(result.cells.get((group, name, c, m))) for c in crits for m in methods]
+            for name in result.scores]
+    n = len(group_indices(result.items)[group])
+    title = f"{result.dataset.name}: correlation with human judgments, {group} (n = {n})"
+    return Table(title, columns, rows, provenance_notes(result), label=f"corr-{_slug(group)}")
+
+
+def williams_table(result: CorrelationResult, group: str, criterion: str) -> Table:
+    tests = result.williams.get((group, criterion), {})
+    names = list(result.scores)
+    rows = []
+    for a in names:
+        row = [a]
+        for b in names:
+            test = tests.get((a, b))
+            row.append("–" if test is None else f"{test.p_one_sided:.3f}{'*' if test.p_one_sided < ALPHA else ''}")
+        rows.append(row)
+    title = f"{result.dataset.name}: Williams test, {criterion}, {group} (p that row ρ > column ρ)"
+    notes = ["Spearman ρ with lower-is-better metrics negated; one-sided Williams (1959) t-test, df = n - 3; "
+             f"* = p < {ALPHA}", *provenance_notes(result)]
+    return Table(title, ["A \\ B", *names], rows, notes, label=f"williams-{_slug(group)}-{_slug(criterion)}")
+
+
+def _slug(text: str) -> str:
+    return "".join(ch if ch.isalnum() else "-" for ch in text.lower()).strip("-") or "x"
+
+
+def long_rows(result: CorrelationResult) -> list[dict[str, object]]:
+    """Every number, one row per (group, metric, criterion, method), for ``correlations.csv``."""
+    return [{"dataset": result.dataset.name, "reference": result.config.reference, "group": g, "metric": m,
+             "criterion": c, "method": meth, "value": r.value, "p_value": r.p_value, "n": r.n,
+             "ci_low": r.ci_low, "ci_high": r.ci_high, "degenerate_resamples": r.degenerate,
+             "signature": result.signatures[m]} for (g, m, c, meth), r in result.cells.items()]
+
+
+def metric_matrix(result: CorrelationResult) -> tuple[list[str], np.ndarray]:
+    """Pooled Spearman ρ among the metrics and the human criteria (the heatmap's data)."""
+    columns = {**result.scores, **{c: result.human(c) for c in result.dataset.criteria}}
+    names = list(columns)
+    matrix = np.array([[coefficient(columns[a], columns[b])[0] for b in names] for a in names])
+    return names, matrix
+
+
+def write_report(result: CorrelationResult, out: Path) -> list[Path]:
+    import csv
+
+    out.mkdir(parents=True, exist_ok=True)
+    names, matrix = metric_matrix(result)
+    heatmap = plots.heatmap(names, matrix, out / "heatmap.png",
+                            f"{result.dataset.name}: Spearman ρ between metrics and human criteria (pooled)")
+    tables = [correlation_table(result, g) for g in result.groups]
+    tables += [williams_table(result, POOLED, c) for c in result.dataset.criteria if (POOLED, c) in result.williams]
+    title = f"Correlation with human judgments: {result.dataset.name} ({result.config.reference} reference)"
+    written = write_all(out, "correlation", title, tables, images=[heatmap.name])
+    rows = long_rows(result)
+    with (out / "correlations.csv").open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    with (out / "williams.csv").open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["group", "criterion", "metric_a", "metric_b", "t", "df", "p_one_sided", "p_two_sided"])
+        for (group, crit), tests in result.williams.items():
+            writer.writerows([group, crit, a, b, w.t, w.df, w.p_one_sided, w.p_two_sided]
+                             for (a, b), w in tests.items())
+    with (out / "scores.jsonl").open("w", encoding="utf-8") as handle:
+        for i, item in enumerate(result.items):
+            handle.write(json.dumps({"id": item.id, "system": item.system, "human": item.human,
+                                     "scores": {m: float(v[i]) for m, v in result.scores.items()}}) + "\n")
+    return [*written, out / "correlations.csv", out / "williams.csv", out / "scores.jsonl", heatmap]

@@ -1,0 +1,227 @@
+"""Robustness report: the suites' outputs in the RoMe paper's Table 7 layout.
+
+Reads ``<source>/<suite>/summary.json`` and ``cases.jsonl`` as written by
+``suites.harness.outputs`` (rows: each suite's checks; columns: metrics; cells: pass rate and
+mean score change). With human annotations of the perturbed cases (JSONL keyed by
+``case_id`` with fluency, semantics, grammar on 1-3, several lines per case averaged), adds
+each metric's Spearman ρ with each criterion over the annotated cases, per suite and pooled.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from reports import plots
+from reports.stats import coefficient
+from reports.tables import Table, fmt, provenance, write_all
+from rome.core.data_paths import REPO_ROOT
+from rome.core.errors import InputError
+from rome.core.jsonl import read_jsonl
+
+CRITERIA = ("fluency", "semantics", "grammar")
+ALL = "all suites"
+
+
+def default_source() -> Path:
+    """Where the suites write: ``ROME_REPORTS_OUT`` or ``reports/out``."""
+    return Path(os.environ.get("ROME_REPORTS_OUT", REPO_ROOT / "reports" / "out")).expanduser()
+
+
+@dataclass
+class SuiteOutput:
+    name: str
+    path: Path
+    summary: dict[str, Any]
+    cases: list[dict[str, Any]]
+
+    @property
+    def metrics(self) -> list[str]:
+        return list(self.summary.get("checks", {}))
+
+
+@dataclass
+class RobustnessReport:
+    source: Path
+    suites: list[SuiteOutput]
+    annotations: dict[str, dict[str, float]] = field(default_factory=dict)
+    annotation_source: str = ""
+
+    @property
+    def metrics(self) -> list[str]:
+        return list(dict.fromkeys(m for s in self.suites for m in s.metrics))
+
+
+def load_suite(directory: Path) -> SuiteOutput:
+    summary_path, cases_path = directory / "summary.json", directory / "cases.jsonl"
+    try:
+        summary = json.loads(summary_path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{summary_path}: malformed JSON ({exc.msg})") from None
+    for key in ("suite", "signatures", "checks"):
+        if key not in summary:
+            raise InputError(f"{summary_path}: missing {key!r} (not a suite summary)")
+    cases = [obj for _, obj in read_jsonl(cases_path)] if cases_path.exists() else []
+    for number, case in enumerate(cases, start=1):
+        if "case_id" not in case or not isinstance(case.get("scores"), dict):
+            raise InputError(f"{cases_path}:{number}: a case needs 'case_id' and 'scores'")
+    return SuiteOutput(str(summary["suite"]), directory, summary, cases)
+
+
+def load_suites(source: Path, names: list[str] | None = None) -> list[SuiteOutput]:
+    """Every suite under ``source`` that has a ``summary.json`` (or the ``names`` given), sorted."""
+    source = Path(source)
+    if names:
+        missing = [n for n in names if not (source / n / "summary.json").is_file()]
+        if missing:
+            raise InputError(f"no outputs for suite {missing[0]!r} in {source} (run: rome suite {missing[0]})")
+        dirs = [source / n for n in names]
+    else:
+        dirs = sorted(p.parent for p in source.glob("*/summary.json"))
+    if not dirs:
+        raise InputError(f"no suite outputs (*/summary.json) in {source}; run the suites first (rome suite NAME)")
+    return [load_suite(d) for d in dirs]
+
+
+def _ratings(obj: dict[str, Any], where: str) -> dict[str, float]:
+    source = obj.get("ratings", obj)
+    found = {}
+    for criterion in CRITERIA:
+        if criterion in source and source[criterion] is not None:
+            value = source[criterion]
+            if isinstance(value, bool) or not isinstance(value, int | float) or not 1 <= value <= 3:
+                raise InputError(f"{where}: {criterion} must be a rating from 1 to 3, got {value!r}")
+            found[criterion] = float(value)
+    if not found:
+        raise InputError(f"{where}: no rating ({', '.join(CRITERIA)}) in the line")
+    return found
+
+
+def load_annotations(path: Path) -> dict[str, dict[str, float]]:
+    """``case_id -> {criterion: mean rating}``; several annotators of one case are averaged."""
+    collected: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    for number, obj in read_jsonl(path):
+        where = f"{path}:{number}"
+        if "case_id" not in obj:
+            raise InputError(f"{where}: missing 'case_id'")
+        for criterion, value in _ratings(obj, where).items():
+            collected[str(obj["case_id"])][criterion].append(value)
+    if not collected:
+        raise InputError(f"{path}: no annotations")
+    return {case: {c: float(np.mean(v)) for c, v in crits.items()} for case, crits in collected.items()}
+
+
+def build_report(source: Path, suites: list[str] | None = None, annotations: Path | None = None) -> RobustnessReport:
+    report = RobustnessReport(Path(source), load_suites(Path(source), suites))
+    if annotations is not None:
+        report.annotations = load_annotations(annotations)
+        report.annotation_source = str(annotations)
+        known = {str(c["case_id"]) for s in report.suites for c in s.cases}
+        if not known & set(report.annotations):
+            raise InputError(f"{annotations}: none of its case_ids is in the suites' cases.jsonl")
+    return report
+
+
+# -- tables ---------------------------------------------------------------------------------
+def _check_cell(stats: dict[str, Any] | None) -> str:
+    if not stats or stats.get("pass_rate") is None:
+        return "n/a"
+    delta = stats.get("mean_delta")
+    change = "" if delta is None else f" (Δ {delta:+.3f})"
+    return f"{stats['pass_rate']:.0%}{change}"
+
+
+def provenance_notes(report: RobustnessReport) -> list[str]:
+    notes = [f"Source: {report.source}"]
+    for suite in report.suites:
+        data = suite.summary.get("data", {})
+        shown = {k: data[k] for k in ("source", "datasets", "path", "n_cases", "seed") if k in data}
+        notes.append(f"Suite {suite.name}: {len(suite.cases)} cases, data {json.dumps(shown, ensure_ascii=False)}")
+    signatures: dict[str, set[str]] = defaultdict(set)
+    for suite in report.suites:
+        for metric, sig in suite.summary.get("signatures", {}).items():
+            signatures[metric].add(str(sig))
+    notes += [f"Signature {m}: {' / '.join(sorted(s))}" for m, s in signatures.items()]
+    notes.append(f"Produced by rome report robustness, {provenance()}")
+    return notes
+
+
+def checks_table(report: RobustnessReport) -> Table:
+    metrics = report.metrics
+    rows = []
+    for suite in report.suites:
+        checks = list(dict.fromkeys(c for m in suite.metrics for c in suite.summary["checks"][m]))
+        for check in checks:
+            per_metric = [suite.summary["checks"].get(m, {}).get(check) for m in metrics]
+            n = max((s.get("n") or 0 for s in per_metric if s), default=0)
+            rows.append([suite.name, check, str(n), *(_check_cell(s) for s in per_metric)])
+    notes = ["Cells: pass rate of the check (mean score change variant − original, in the metric's own units)",
+             *provenance_notes(report)]
+    return Table("Robustness checks per perturbation (RoMe Table 7 layout)", ["perturbation", "check", "n", *metrics],
+                 rows, notes, label="checks")
+
+
+def _annotated(suites: list[SuiteOutput], report: RobustnessReport) -> list[dict[str, Any]]:
+    return [c for s in suites for c in s.cases if str(c["case_id"]) in report.annotations]
+
+
+def human_correlations(report: RobustnessReport, cases: list[dict[str, Any]]) -> dict[tuple[str, str], float]:
+    """(metric, criterion) -> Spearman ρ of the metric's score of the variant with the rating."""
+    out = {}
+    for metric in report.metrics:
+        for criterion in CRITERIA:
+            pairs = [(c["scores"][metric]["variant"], report.annotations[str(c["case_id"])][criterion])
+                     for c in cases if metric in c["scores"] and criterion in report.annotations[str(c["case_id"])]]
+            rho = coefficient(*zip(*pairs))[0] if len(pairs) >= 3 else math.nan
+            out[(metric, criterion)] = rho
+    return out
+
+
+def annotation_table(report: RobustnessReport) -> Table:
+    metrics = report.metrics
+    columns = ["perturbation", "n annotated", *(f"{m} {c[0]}" for m in metrics for c in CRITERIA)]
+    rows = []
+    for label, suites in [*((s.name, [s]) for s in report.suites), (ALL, report.suites)]:
+        cases = _annotated(suites, report)
+        rhos = human_correlations(report, cases)
+        rows.append([label, str(len(cases)), *(fmt(rhos[(m, c)]) for m in metrics for c in CRITERIA)])
+    notes = ["Spearman ρ between each metric's score of the perturbed text and the human rating; "
+             "f: fluency, s: semantics, g: grammar (1-3, annotators averaged); – : fewer than 3 cases or constant",
+             f"Annotations: {report.annotation_source} ({len(report.annotations)} cases, "
+             f"{len(report.annotations) - len(_annotated(report.suites, report))} not in these suites' cases)",
+             *provenance_notes(report)]
+    return Table("Correlation with human judgments on perturbed texts (RoMe Table 7)", columns, rows, notes,
+                 label="human")
+
+
+def delta_plot(suite: SuiteOutput, out: Path) -> Path | None:
+    groups: dict[str, dict[str, list[float]]] = {}
+    for metric in suite.metrics:
+        by_kind: dict[str, list[float]] = defaultdict(list)
+        for case in suite.cases:
+            score = case["scores"].get(metric)
+            if score and score.get("delta") is not None:
+                by_kind[str(case.get("kind", "?"))].append(float(score["delta"]))
+        if by_kind:
+            groups[metric] = dict(by_kind)
+    if not groups:
+        return None
+    return plots.delta_boxes(groups, out / f"deltas-{suite.name}.png", f"{suite.name}: score change per case")
+
+
+def write_report(report: RobustnessReport, out: Path) -> list[Path]:
+    out.mkdir(parents=True, exist_ok=True)
+    tables = [checks_table(report)]
+    if report.annotations:
+        tables.append(annotation_table(report))
+    images = [p for p in (delta_plot(s, out) for s in report.suites) if p is not None]
+    written = write_all(out, "robustness", "Robustness of the metrics to perturbations", tables,
+                        images=[p.name for p in images])
+    return [*written, *images]

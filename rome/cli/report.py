@@ -1,0 +1,88 @@
+"""``rome report``: the human-correlation tables and the robustness table.
+
+``rome report correlation`` scores a dataset with human judgments under every metric and
+writes correlation tables (Markdown, CSV, LaTeX, HTML), a Williams-test matrix and the
+metric heatmap; scores are cached in ``OUT/cache`` so a rerun resumes. ``rome report
+robustness`` gathers the suites' outputs into the Table 7 layout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from rome.core.errors import InputError
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("report", help="human-correlation and robustness tables")
+    kinds = p.add_subparsers(dest="report", required=True)
+
+    c = kinds.add_parser("correlation", help="correlate every metric with human judgments")
+    c.add_argument("--dataset", required=True,
+                   help="bagel | sfhotel | sfrest | webnlg2017 (with --path) | a JSONL file in the item format")
+    c.add_argument("--path", type=Path, default=None, help="the data file (required for webnlg2017)")
+    c.add_argument("--reference", choices=("human", "mr"), default="human",
+                   help="human references, or the meaning representation as text (RoMe Table 1)")
+    c.add_argument("--metric", action="append", default=None, help="metric name, repeatable; default: all")
+    c.add_argument("--model", default=None, help="encoder for model-based metrics")
+    c.add_argument("--out", type=Path, default=None, help="output directory (default reports/out/correlation-<dataset>)")
+    c.add_argument("--n", type=int, default=None, help="score a seeded sample of N items (default: all)")
+    c.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples for the CIs (0: none)")
+    c.add_argument("--seed", type=int, default=0, help="seed for the item sample and the bootstrap")
+    c.set_defaults(handler=run_correlation)
+
+    r = kinds.add_parser("robustness", help="the robustness table (RoMe Table 7) from the suites' outputs")
+    r.add_argument("--suites", nargs="*", default=None, help="suite names (default: every suite with outputs)")
+    r.add_argument("--from", dest="source", type=Path, default=None,
+                   help="directory holding <suite>/summary.json (default ROME_REPORTS_OUT or reports/out)")
+    r.add_argument("--annotations", type=Path, default=None,
+                   help="JSONL of human ratings of the perturbed cases: case_id, fluency, semantics, grammar")
+    r.add_argument("--out", type=Path, default=None, help="output directory (default reports/out/robustness)")
+    r.set_defaults(handler=run_robustness)
+
+
+def run_correlation(args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+
+    from reports.correlation import POOLED, CorrelationConfig, correlation_table, write_report
+    from reports.correlation import run_correlation as compute
+    from reports.datasets import load_dataset
+    from reports.tables import to_markdown
+    from rome.core.data_paths import REPO_ROOT
+    from rome.core.registry import expand_metric_names
+
+    if args.bootstrap < 0:
+        raise InputError("--bootstrap must be 0 or more")
+    dataset = load_dataset(args.dataset, args.path)
+    names = expand_metric_names(args.metric or ["all"])
+    out = args.out or REPO_ROOT / "reports" / "out" / f"correlation-{dataset.name}"
+    config = CorrelationConfig(names, args.reference, args.n, args.bootstrap, args.seed, args.model)
+    bars: dict[str, tqdm] = {}
+
+    def progress(metric: str, k: int) -> None:
+        if metric not in bars:
+            bars[metric] = tqdm(desc=metric, unit="pair", file=sys.stderr, disable=not sys.stderr.isatty())
+        bars[metric].update(k)
+
+    result = compute(dataset, config, out / "cache", progress)
+    for bar in bars.values():
+        bar.close()
+    written = write_report(result, out)
+    print(f"scored {len(result.items)} items x {len(names)} metrics "
+          f"({result.cache['hits']} cached, {result.cache['misses']} computed); wrote {written[0]}", file=sys.stderr)
+    print(to_markdown(correlation_table(result, POOLED)), end="")
+    return 0
+
+
+def run_robustness(args: argparse.Namespace) -> int:
+    from reports.robustness import build_report, default_source, write_report
+    from rome.core.data_paths import REPO_ROOT
+
+    source = args.source or default_source()
+    report = build_report(source, args.suites, args.annotations)
+    out = args.out or REPO_ROOT / "reports" / "out" / "robustness"
+    written = write_report(report, out)
+    print(f"{len(report.suites)} suites, {len(report.metrics)} metrics; wrote {written[0]}", file=sys.stderr)
+    return 0

@@ -1,0 +1,114 @@
+"""``rome report correlation`` end to end on real data with the cheap metrics (BLEU, METEOR)."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from scipy import stats as sps
+
+from reports.correlation import CorrelationConfig, run_correlation
+from reports.datasets import load_dataset
+from rome.cli import main
+
+WEBNLG = Path(__file__).parent / "fixtures" / "webnlg2017_human_synthetic.csv"
+ARGS = ["--metric", "bleu", "--metric", "meteor", "--n", "40", "--bootstrap", "50", "--seed", "1"]
+
+
+@pytest.fixture(scope="module")
+def bagel_out(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("bagel")
+    assert main(["report", "correlation", "--dataset", "bagel", *ARGS, "--out", str(out)]) == 0
+    return out
+
+
+def read_rows(path: Path) -> list[dict[str, str]]:
+    with path.open(newline="") as handle:
+        return list(csv.DictReader(handle))
+
+
+def test_every_output_is_written(bagel_out):
+    for name in ("correlation.md", "correlation.tex", "correlation.html", "correlations.csv", "williams.csv",
+                 "correlation-corr-pooled.csv", "correlation-corr-dusek.csv", "heatmap.png", "scores.jsonl"):
+        assert (bagel_out / name).stat().st_size > 0, name
+    md = (bagel_out / "correlation.md").read_text()
+    assert "Signature bleu: bleu|" in md and "Signature meteor: meteor|" in md
+    assert "../shared/data/novikova2017/bagel.jsonl" in md and "seeded sample of 40" in md
+    tex = (bagel_out / "correlation.tex").read_text()
+    assert tex.count(r"\toprule") == tex.count(r"\bottomrule") >= 3 and r"$\rho$" in tex
+    assert "<img src='heatmap.png'" in (bagel_out / "correlation.html").read_text()
+
+
+def test_numbers_match_scipy_on_the_written_scores(bagel_out):
+    items = [json.loads(line) for line in (bagel_out / "scores.jsonl").read_text().splitlines()]
+    assert len(items) == 40
+    rows = read_rows(bagel_out / "correlations.csv")
+    assert len(rows) == 3 * 2 * 3 * 3  # groups (pooled, Dusek, LOLS) x metrics x criteria x methods
+    lols = [it for it in items if it["system"] == "LOLS"]
+    want = sps.kendalltau([it["scores"]["meteor"] for it in lols], [it["human"]["quality"] for it in lols])
+    got = next(r for r in rows if (r["group"], r["metric"], r["criterion"], r["method"])
+               == ("LOLS", "meteor", "quality", "kendall"))
+    assert float(got["value"]) == pytest.approx(want.statistic)
+    assert int(got["n"]) == len(lols)
+    assert float(got["ci_low"]) <= float(got["value"]) <= float(got["ci_high"])
+
+
+def test_williams_matrix_covers_both_orders(bagel_out):
+    rows = read_rows(bagel_out / "williams.csv")
+    pooled = {(r["metric_a"], r["metric_b"], r["criterion"]): r for r in rows if r["group"] == "pooled"}
+    a, b = pooled[("bleu", "meteor", "quality")], pooled[("meteor", "bleu", "quality")]
+    assert float(a["t"]) == pytest.approx(-float(b["t"]))
+    assert int(a["df"]) == 40 - 3
+
+
+def test_rerun_resumes_from_the_cache(tmp_path):
+    data = load_dataset("bagel")
+    config = CorrelationConfig(["bleu"], n_items=30, n_resamples=20, seed=2)
+    first = run_correlation(data, config, tmp_path / "cache")
+    assert first.cache["misses"] == 30
+    cache_file = next((tmp_path / "cache").glob("bleu-*.jsonl"))
+    lines = cache_file.read_text().splitlines()
+    cache_file.write_text("\n".join(lines[:10]) + '\n{"key": "torn')  # an interrupted run
+    second = run_correlation(data, config, tmp_path / "cache")
+    assert second.cache == {"hits": 10, "misses": 20}
+    np.testing.assert_array_equal(first.scores["bleu"], second.scores["bleu"])
+    assert first.cells == second.cells  # same seed, same numbers
+    third = run_correlation(data, config, tmp_path / "cache")
+    assert third.cache == {"hits": 30, "misses": 0}
+
+
+def test_webnlg_per_team_and_empty_outputs(tmp_path):
+    out = tmp_path / "webnlg"
+    assert main(["report", "correlation", "--dataset", "webnlg2017", "--path", str(WEBNLG), "--metric", "bleu",
+                 "--bootstrap", "0", "--out", str(out)]) == 0
+    groups = {r["group"] for r in read_rows(out / "correlations.csv")}
+    assert groups == {"pooled", "ADAPT", "melbourne", "tilburg"}
+    md = (out / "correlation.md").read_text()
+    assert "empty or null system texts (scored as empty): 2" in md
+    assert "3 items without a human reference left out" in md
+    items = [json.loads(line) for line in (out / "scores.jsonl").read_text().splitlines()]
+    by_id = {it["id"]: it["scores"]["bleu"] for it in items}
+    assert by_id["4"] == 0.0 and by_id["9"] == 0.0  # null / empty texts get BLEU's worst score
+
+
+def test_mr_reference_protocol(tmp_path):
+    data = load_dataset("bagel")
+    config = CorrelationConfig(["bleu"], reference="mr", n_items=20, n_resamples=0)
+    result = run_correlation(data, config, tmp_path / "cache")
+    assert result.left_out == 0 and len(result.items) == 20
+    assert ("pooled", "bleu", "informativeness", "spearman") in result.cells
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["--dataset", "webnlg2017"], "--path"),
+    (["--dataset", "bagel", "--metric", "nosuch"], "unknown metric"),
+    (["--dataset", "bagel", "--metric", "bleu", "--n", "2"], "at least 3"),
+    (["--dataset", "nosuch.jsonl"], "unknown dataset"),
+])
+def test_bad_input_exits_2_with_one_line(tmp_path, capsys, argv, message):
+    assert main(["report", "correlation", *argv, "--out", str(tmp_path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert message in err and len(err.splitlines()) == 1

@@ -1,0 +1,75 @@
+"""Robustness report from suite outputs (SYNTHETIC fixture in the suites' output format)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from reports import robustness
+from rome.cli import main
+from rome.core.errors import InputError
+
+FIXTURE = Path(__file__).parent / "fixtures" / "suite_out"
+ANNOTATIONS = FIXTURE / "annotations.jsonl"
+
+
+def test_checks_table_has_table7_layout_and_provenance():
+    report = robustness.build_report(FIXTURE)
+    assert [s.name for s in report.suites] == ["passive_form", "typos"]
+    table = robustness.checks_table(report)
+    assert table.columns == ["perturbation", "check", "n", "bleu", "meteor"]
+    # typos: METEOR's deltas (-0.02, -0.03, -0.01) all within 0.05 -> 100 %, mean -0.020
+    assert table.rows[1] == ["typos", "invariant", "3", "0% (Δ -49.367)", "100% (Δ -0.020)"]
+    notes = "\n".join(table.notes)
+    assert "Signature bleu: bleu|sacrebleu" in notes and "Suite typos: 3 cases" in notes and "commit" in notes
+
+
+def test_annotations_are_averaged_per_case():
+    ratings = robustness.load_annotations(ANNOTATIONS)
+    assert ratings["passive_form-0000"] == {"fluency": 2.5, "semantics": 3.0, "grammar": 2.5}
+
+
+def test_human_correlation_hand_computed():
+    report = robustness.build_report(FIXTURE, ["passive_form"], ANNOTATIONS)
+    rhos = robustness.human_correlations(report, report.suites[0].cases)
+    # BLEU of the variants 36, 20, 30, 10 -> ranks 4, 2, 3, 1; fluency 2.5, 2, 1, 3 -> ranks 3, 2, 1, 4
+    # d = 1, 0, 2, -3: rho = 1 - 6 * 14 / (4 * 15) = -0.4
+    assert rhos[("bleu", "fluency")] == pytest.approx(-0.4)
+    table = robustness.annotation_table(report)
+    assert table.rows[0][:3] == ["passive_form", "4", "-0.40"]
+    assert table.rows[-1][0] == robustness.ALL
+
+
+def test_cli_writes_every_format_and_plots(tmp_path):
+    out = tmp_path / "rob"
+    assert main(["report", "robustness", "--from", str(FIXTURE), "--annotations", str(ANNOTATIONS),
+                 "--out", str(out)]) == 0
+    for name in ("robustness.md", "robustness.tex", "robustness.html", "robustness-checks.csv",
+                 "robustness-human.csv", "deltas-passive_form.png", "deltas-typos.png"):
+        assert (out / name).stat().st_size > 0, name
+    tex = (out / "robustness.tex").read_text()
+    assert r"\toprule" in tex and r"\bottomrule" in tex and r"$\Delta$" in tex
+    assert (out / "deltas-typos.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_errors_are_one_line(tmp_path, capsys):
+    assert main(["report", "robustness", "--from", str(tmp_path), "--out", str(tmp_path / "o")]) == 2
+    assert "no suite outputs" in capsys.readouterr().err
+    assert main(["report", "robustness", "--from", str(FIXTURE), "--suites", "nosuch"]) == 2
+    bad = tmp_path / "ann.jsonl"
+    bad.write_text(json.dumps({"case_id": "typos-0000", "fluency": 5}) + "\n")
+    with pytest.raises(InputError, match="from 1 to 3"):
+        robustness.load_annotations(bad)
+    bad.write_text(json.dumps({"case_id": "zzz", "fluency": 2}) + "\n")
+    with pytest.raises(InputError, match="none of its case_ids"):
+        robustness.build_report(FIXTURE, None, bad)
+
+
+def test_broken_summary_names_the_file(tmp_path):
+    shutil.copytree(FIXTURE / "typos", tmp_path / "typos")
+    (tmp_path / "typos" / "summary.json").write_text('{"suite": "typos"}')
+    with pytest.raises(InputError, match="summary.json: missing 'signatures'"):
+        robustness.build_report(tmp_path)
