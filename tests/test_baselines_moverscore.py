@@ -1,26 +1,22 @@
 """Our MoverScore equals the real moverscore_v2 (1.0.3), patched in memory, on real BAGEL pairs.
 
-The package cannot be imported as shipped (see docs/moverscore.md). The oracle fixture patches
-transformers and numpy *in memory* before importing it, without touching its source:
-DistilBERT's ``from_pretrained`` loads the embedded MiniLM as BertConfig/BertModel/BertTokenizer,
-the model ignores ``.to("cuda:0")`` and returns the old tuple output, the tokenizer gets
-``max_len`` back, ``np.float`` is ``float`` again, and ``device="cpu"`` is passed when scoring.
+The package cannot be imported as shipped (see docs/moverscore.md); the oracle is the package
+itself, imported with transformers and numpy patched in memory (tests/baselines_moverscore_oracle.py).
 """
 
 from __future__ import annotations
 
 import importlib.util
 import json
-import sys
 import warnings
 from collections import defaultdict
 
 import numpy as np
 import pytest
+from baselines_moverscore_oracle import patched_moverscore_v2
 
 from baselines.moverscore import MoverScore, english_stop_words
 from rome.core.data_paths import shared_path
-from rome.core.encoder import embedded_model_path
 from rome.core.errors import InputError
 from rome.core.registry import build_metric
 
@@ -37,45 +33,8 @@ IDENTICAL_TEXT_GAP = 1e-3
 
 @pytest.fixture(scope="module")
 def oracle():
-    """moverscore_v2 imported with the five obstacles patched in memory, on the embedded MiniLM."""
-    import transformers
-    from transformers import BertConfig, BertModel, BertTokenizer
-
-    path = str(embedded_model_path())
-
-    class OldTokenizer(BertTokenizer):
-        @property
-        def max_len(self) -> int:  # removed in transformers 4: model_max_length now
-            return self.model_max_length
-
-    class OldModel(BertModel):
-        def to(self, *args, **kwargs):  # the package moves the model to cuda:0 at import
-            return self
-
-        def forward(self, input_ids=None, attention_mask=None, **_):  # it unpacks a 3-tuple
-            out = super().forward(input_ids=input_ids, attention_mask=attention_mask, output_hidden_states=True)
-            return out.last_hidden_state, out.hidden_states, None
-
-    loaders = {
-        "DistilBertConfig": lambda _name, **kw: BertConfig.from_pretrained(path, **kw),
-        "DistilBertTokenizer": lambda _name, **kw: OldTokenizer.from_pretrained(path, **kw),
-        "DistilBertModel": lambda _name, **kw: OldModel.from_pretrained(path, **kw),
-    }
-    with pytest.MonkeyPatch.context() as patch:
-        for name, loader in loaders.items():
-            patch.setattr(getattr(transformers, name), "from_pretrained", staticmethod(loader))
-        # `from transformers import *` would import every model of transformers (slow): the
-        # package only uses these three names
-        patch.setattr(transformers, "__all__", list(loaders))
-        patch.setattr(np, "float", float, raising=False)  # removed in numpy 1.24
-        sys.modules.pop("moverscore_v2", None)
-        import moverscore_v2
-
-        patch.undo()
-        with pytest.MonkeyPatch.context() as runtime:
-            runtime.setattr(np, "float", float, raising=False)  # also used while scoring
-            yield moverscore_v2
-        sys.modules.pop("moverscore_v2", None)
+    with patched_moverscore_v2() as module:
+        yield module
 
 
 def package_scores(mv, hyps, refs, stop_words=(), uniform=False, idf_hyps=None) -> np.ndarray:
