@@ -1,0 +1,253 @@
+"""RoMe as a metric of the harness: features (§3.1-3.3), the scorer (§3.4), the ablations (Table 5).
+
+``RoMe()`` is the paper's full metric. The Table 5 rows are variants with their own names:
+
+=================  ===================================================  ==================
+name               what scores                                          paper row
+=================  ===================================================  ==================
+``rome/emd_std``   ``1 - EMD`` with ``d = 1 - cos`` (no alignment)      RoMe with EMD_std
+``rome/align``     ``F_sem`` with hard alignment, hard position factor  + EMD_align
+``rome/soft``      ``F_sem`` as §3.1 (alignment + soft penalisation)    + EMD_soft
+``rome/ted``       scorer network over ``(F_sem, F_ted)``               + TED-SE
+``rome/grammar``   scorer network over ``(F_sem, F_ted, F_g)``          + Grammar (= rome)
+=================  ===================================================  ==================
+
+The grammar classifier (``rome.grammar``) is imported only when a variant needs ``F_g``;
+while its weights are missing, ``rome`` and ``rome/grammar`` raise a one-line
+:class:`ResourceMissingError` rather than invent a value, and ``rome/ted`` still works.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+from rome.core.contract import Metric, Reference, normalize_pairs
+from rome.core.encoder import get_encoder
+from rome.core.errors import InputError, ResourceMissingError
+from rome.core.parsing import get_parser
+from rome.scorer import ScorerNet, load_scorer
+from rome.semantic import DELTA, IdfTable, semantic_similarity
+from rome.tree_edit import THETA, ted_similarity
+from rome.words import SKIPPED_POS, Words, analyse
+
+#: variant -> (semantic mode, scorer feature set or None when F_sem is the score)
+VARIANTS: dict[str, tuple[str, str | None]] = {
+    "emd_std": ("std", None),
+    "align": ("align", None),
+    "soft": ("soft", None),
+    "ted": ("soft", "ted"),
+    "grammar": ("soft", "full"),
+}
+
+
+@dataclass(frozen=True)
+class Components:
+    """One pair's features and final score (Table 2's columns); ``None`` where not computed."""
+
+    f_sem: float
+    f_ted: float | None
+    f_g: float | None
+    score: float
+
+    def as_dict(self) -> dict[str, float | None]:
+        return asdict(self)
+
+
+def load_grammar():
+    """The grammatical-acceptability classifier of §3.3, or a clear error while it is missing."""
+    try:
+        module = importlib.import_module("rome.grammar")
+    except ModuleNotFoundError as exc:
+        if exc.name != "rome.grammar":
+            raise
+        raise ResourceMissingError(
+            "RoMe's grammar classifier (rome/grammar.py) is not built yet, so F_g cannot be "
+            "computed; use --metric rome/ted for RoMe without the grammar feature"
+        ) from exc
+    try:
+        return module.load_default()
+    except (OSError, FileNotFoundError) as exc:
+        raise ResourceMissingError(
+            f"RoMe's grammar classifier weights are missing ({exc}); "
+            "use --metric rome/ted for RoMe without the grammar feature"
+        ) from exc
+
+
+class RoMe(Metric):
+    """RoMe (Rony et al.): EMD semantics, TED-SE syntax and grammaticality, combined by a network.
+
+    ``idf_corpus`` gives the TF-IDF weights corpus-level idf from the user's texts; by default
+    each pair's idf comes from its own two sentences, so a pair's score never depends on the
+    rest of the batch.
+    """
+
+    name = "rome"
+    uses_encoder = True
+    score_range = (0.0, 1.0)
+
+    def __init__(
+        self,
+        model: str | None = None,
+        layer: int | None = None,
+        parser: str | None = None,
+        variant: str = "grammar",
+        delta: float = DELTA,
+        theta: float = THETA,
+        idf_corpus: Sequence[str] | None = None,
+    ) -> None:
+        if variant not in VARIANTS:
+            raise InputError(f"RoMe variant must be one of {', '.join(VARIANTS)}, got {variant!r}")
+        self.variant = variant
+        self.mode, self.feature_set = VARIANTS[variant]
+        if variant != "grammar":
+            self.name = f"rome/{variant}"
+        self.encoder = get_encoder(model)
+        self.layer, self.parser_name = layer, parser
+        self.delta, self.theta = float(delta), float(theta)
+        self._idf_corpus = list(idf_corpus) if idf_corpus is not None else None
+        self._idf: IdfTable | None = None
+        self._scorer: ScorerNet | None = None
+        self._grammar = None
+
+    # -- lazily loaded parts ----------------------------------------------------------------
+    @property
+    def parser(self):
+        return get_parser(self.parser_name)
+
+    @property
+    def uses_ted(self) -> bool:
+        return self.feature_set is not None
+
+    @property
+    def uses_grammar(self) -> bool:
+        return self.feature_set == "full"
+
+    @property
+    def scorer(self) -> ScorerNet | None:
+        if self.feature_set is not None and self._scorer is None:
+            self._scorer = load_scorer(self.feature_set)
+        return self._scorer
+
+    @property
+    def grammar(self):
+        if self._grammar is None:
+            self._grammar = load_grammar()
+        return self._grammar
+
+    def _idf_table(self) -> IdfTable | None:
+        if self._idf_corpus is not None and self._idf is None:
+            parsed = self.parser.parse([t.strip() for t in self._idf_corpus])
+            self._idf = IdfTable(
+                [[t.text.lower() for t in p.tokens if t.pos not in SKIPPED_POS] for p in parsed]
+            )
+        return self._idf
+
+    # -- scoring --------------------------------------------------------------------------------
+    def features(self, hypotheses: list[str], references: list[str]) -> np.ndarray:
+        """(n, 3) matrix of ``F_sem, F_ted, F_g``; columns this variant does not use are NaN."""
+        if self.uses_grammar:
+            _ = self.grammar  # fail before the expensive steps when the classifier is missing
+        words = analyse([*references, *hypotheses], self.encoder, self.parser, self.layer)
+        idf = self._idf_table()
+        out = np.full((len(hypotheses), 3), np.nan)
+        for row, (hyp, ref) in enumerate(zip(hypotheses, references)):
+            out[row, :2] = self._pair_features(words[ref], words[hyp], idf)
+        if self.uses_grammar:
+            unique = list(dict.fromkeys(hypotheses))
+            probs = dict(zip(unique, np.asarray(self.grammar.prob_acceptable(unique), dtype=np.float64)))
+            out[:, 2] = [probs[h] for h in hypotheses]
+        return out
+
+    def _pair_features(self, ref: Words, hyp: Words, idf: IdfTable | None) -> tuple[float, float]:
+        f_sem = semantic_similarity(ref, hyp, self.mode, self.delta, idf).f_sem
+        f_ted = ted_similarity(ref, hyp, self.theta) if self.uses_ted else np.nan
+        return f_sem, f_ted
+
+    def _combine(self, feats: np.ndarray) -> np.ndarray:
+        if self.scorer is None:
+            return feats[:, 0]
+        return self.scorer(feats[:, : len(self.scorer.features)])
+
+    def _score_pairs(self, hypotheses: list[str], references: list[str]) -> np.ndarray:
+        if self.feature_set is not None:
+            _ = self.scorer  # fail early when the weights are missing
+        return self._combine(self.features(hypotheses, references))
+
+    # -- explanations -----------------------------------------------------------------------
+    def components(self, hypothesis: str, reference: Reference) -> Components:
+        """The features and final score of one pair (the best reference when several)."""
+        hyps, refs = normalize_pairs([hypothesis], [reference])
+        if not hypothesis.strip():
+            return Components(0.0, None, None, self.worst_score)
+        candidates = refs[0]
+        feats = self.features([hypothesis] * len(candidates), candidates)
+        scores = self._combine(feats)
+        best = int(np.argmax(scores))
+        f_sem, f_ted, f_g = (None if np.isnan(v) else float(v) for v in feats[best])
+        return Components(float(f_sem), f_ted, f_g, float(scores[best]))
+
+    def explain(self, hypothesis: str, reference: Reference) -> dict[str, float]:
+        """Table 2's row for one pair: the components and the final score, by display name."""
+        parts = self.components(hypothesis, reference)
+        out = {f"{self.name}.F_sem (EMD)": parts.f_sem}
+        if parts.f_ted is not None:
+            out[f"{self.name}.F_ted (TED-SE)"] = parts.f_ted
+        if parts.f_g is not None:
+            out[f"{self.name}.F_g (grammar)"] = parts.f_g
+        out[self.name] = parts.score
+        return out
+
+    def _signature_fields(self) -> list[tuple[str, object]]:
+        fields: list[tuple[str, object]] = [
+            ("model", self.encoder.name),
+            ("layer", self.layer if self.layer is not None else "last"),
+            ("emd", self.mode),
+            ("delta", self.delta),
+            ("idf", f"corpus:{len(self._idf_corpus)}" if self._idf_corpus is not None else "pair"),
+        ]
+        if self.uses_ted:
+            fields += [("ted", "zhang-shasha"), ("theta", self.theta), ("parser", self.parser.name)]
+            fields.append(("scorer", f"{self.feature_set}:{self.scorer.version}"))
+        if self.uses_grammar:
+            fields.append(("grammar", getattr(self.grammar, "name", type(self.grammar).__name__)))
+        return fields
+
+
+def rome_emd_std(**options) -> RoMe:
+    """Table 5, row 1: plain EMD over contextual word vectors."""
+    return RoMe(variant="emd_std", **options)
+
+
+def rome_align(**options) -> RoMe:
+    """Table 5, row 2: EMD with the hard one-to-one semantic word alignment."""
+    return RoMe(variant="align", **options)
+
+
+def rome_soft(**options) -> RoMe:
+    """Table 5, row 3: aligned EMD with soft penalisation, i.e. ``F_sem`` of §3.1."""
+    return RoMe(variant="soft", **options)
+
+
+def rome_ted(**options) -> RoMe:
+    """Table 5, row 4: the scorer network over ``F_sem`` and ``F_ted``."""
+    return RoMe(variant="ted", **options)
+
+
+def rome_grammar(**options) -> RoMe:
+    """Table 5, row 5: the full RoMe (``F_sem``, ``F_ted``, ``F_g``)."""
+    return RoMe(variant="grammar", **options)
+
+
+_default: RoMe | None = None
+
+
+def components(hypothesis: str, reference: Reference) -> Components:
+    """``F_sem``, ``F_ted``, ``F_g`` and the score of one pair with the default full RoMe."""
+    global _default
+    if _default is None:
+        _default = RoMe()
+    return _default.components(hypothesis, reference)

@@ -1,0 +1,106 @@
+"""Whole words with contextual vectors: the unit both RoMe steps (EMD and TED-SE) work on.
+
+The paper aligns *words*, but the encoder sees sub-word pieces ("unbelievably" ->
+"un ##bel ##ie ##va ##bly"). The authors' released code took the first k piece vectors as
+the k word vectors, which misaligns every word after the first split. Here the parser's
+tokens are the words, and each word's vector is the mean of the pieces whose character
+offsets overlap the word's span (:func:`pool_pieces`). One encoder pass and one parse per
+unique sentence serve both steps, through the shared caches of ``rome.core``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from rome.core.encoder import Encoder, TokenEmbeddings
+from rome.core.parsing import ParsedText
+
+#: universal POS tags that are not words for RoMe (the paper's trees and alignments have none)
+SKIPPED_POS = frozenset({"PUNCT", "SPACE", "SYM", "X"})
+
+
+@dataclass(frozen=True)
+class Words:
+    """A sentence's words (punctuation dropped), with lemmas, dependency heads and vectors."""
+
+    text: str
+    words: tuple[str, ...]
+    lemmas: tuple[str, ...]
+    #: index (into ``words``) of each word's head; -1 for a root
+    heads: tuple[int, ...]
+    vectors: np.ndarray  # (n_words, dim) float32, mean of each word's pieces
+    unit: np.ndarray  # the same vectors scaled to unit length (cosines are dot products)
+
+    def __len__(self) -> int:
+        return len(self.words)
+
+    @property
+    def keys(self) -> list[str]:
+        """Lower-cased surface words: the terms of the TF-IDF weights."""
+        return [w.lower() for w in self.words]
+
+
+def pool_pieces(
+    offsets: Sequence[tuple[int, int]], vectors: np.ndarray, spans: Sequence[tuple[int, int]]
+) -> np.ndarray:
+    """Mean of the piece vectors overlapping each character span; (n_spans, dim).
+
+    Special tokens have empty offsets and never overlap. A span no piece covers (the text
+    was truncated) gets the mean of all real pieces, so it still has a direction.
+    """
+    starts = np.array([o[0] for o in offsets])
+    ends = np.array([o[1] for o in offsets])
+    real = ends > starts
+    span_s = np.array([s for s, _ in spans]).reshape(-1, 1)
+    span_e = np.array([e for _, e in spans]).reshape(-1, 1)
+    member = (starts[None, :] < span_e) & (ends[None, :] > span_s) & real[None, :]
+    empty = ~member.any(axis=1)
+    if empty.any():
+        member[empty] = real
+    weights = member / member.sum(axis=1, keepdims=True)
+    return (weights @ vectors).astype(np.float32)
+
+
+def _keep_heads(parsed: ParsedText, kept: list[int]) -> tuple[int, ...]:
+    """Heads re-indexed to kept words; a dropped head (punctuation) passes to its own head."""
+    position = {tok_i: pos for pos, tok_i in enumerate(kept)}
+    heads = []
+    for tok_i in kept:
+        head, seen = parsed.tokens[tok_i].head, {tok_i}
+        while head not in position and head not in seen:
+            seen.add(head)
+            head = parsed.tokens[head].head
+        heads.append(-1 if head == tok_i or head not in position else position[head])
+    return tuple(heads)
+
+
+def build_words(parsed: ParsedText, emb: TokenEmbeddings) -> Words:
+    """Combine one sentence's parse and encoding (both of ``text.strip()``) into :class:`Words`."""
+    kept = [t.i for t in parsed.tokens if t.pos not in SKIPPED_POS and t.text.strip()]
+    if not kept:  # only punctuation: keep every token rather than leave the sentence empty
+        kept = [t.i for t in parsed.tokens if t.text.strip()]
+    tokens = [parsed.tokens[i] for i in kept]
+    spans = [(t.idx, t.idx + len(t.text)) for t in tokens]
+    dim = emb.vectors.shape[1]
+    vectors = pool_pieces(emb.offsets, emb.vectors, spans) if tokens else np.zeros((0, dim), np.float32)
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    return Words(
+        text=parsed.text,
+        words=tuple(t.text for t in tokens),
+        lemmas=tuple(t.lemma.lower() for t in tokens),
+        heads=_keep_heads(parsed, kept),
+        vectors=vectors,
+        unit=vectors / np.maximum(norms, 1e-12),
+    )
+
+
+def analyse(texts: Sequence[str], encoder: Encoder, parser, layer: int | None = None) -> dict[str, Words]:
+    """:class:`Words` of every unique text, keyed by the text; one batched encode and parse."""
+    unique = list(dict.fromkeys(texts))
+    stripped = [t.strip() for t in unique]
+    embs = encoder.encode(stripped, layer)
+    parses = parser.parse(stripped)
+    return {text: build_words(p, e) for text, p, e in zip(unique, parses, embs)}
