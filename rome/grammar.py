@@ -1,0 +1,222 @@
+"""Grammatical acceptability F_g (RoMe paper §3.3): P(acceptable) of a text, trained on CoLA.
+
+The paper fine-tunes BERT-large; we keep the embedded all-MiniLM-L6-v2 encoder frozen up to
+layer ``start_layer`` and fine-tune only its top layers plus a logistic head (see
+:mod:`rome.train_grammar`). That keeps the committed weights small and lets the classifier
+reuse the shared encoder: the hidden states at ``start_layer`` come from
+``get_encoder().encode(texts, layer=start_layer)`` (cached per text and layer), and only the
+fine-tuned top layers run here.
+
+Users with a hub-hosted CoLA model can use it instead through
+:meth:`GrammarClassifier.from_pretrained` (any sequence-classification checkpoint).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Sequence
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from rome.core.errors import InputError, ResourceMissingError
+
+WEIGHTS_DIR = Path(__file__).resolve().parent / "weights"
+DEFAULT_WEIGHTS = WEIGHTS_DIR / "grammar_minilm.safetensors"
+#: value returned for an empty (or whitespace-only) text: nothing to accept
+EMPTY_TEXT_PROB = 0.0
+
+
+def _offline() -> bool:
+    return os.environ.get("HF_HUB_OFFLINE", "0") not in ("0", "", "false", "False")
+
+
+def _texts(texts: Sequence[str]) -> list[str]:
+    if isinstance(texts, str):
+        raise InputError("prob_acceptable expects a list of texts, not a single string")
+    bad = [type(t).__name__ for t in texts if not isinstance(t, str)]
+    if bad:
+        raise InputError(f"prob_acceptable expects strings, got {bad[0]}")
+    return list(texts)
+
+
+def build_top_layers(config, n_layers: int, start_layer: int):
+    """The torch module: the encoder's top BERT layers, mean pooling and a logistic head.
+
+    Defined inside a function so torch is imported only when a classifier is built.
+    """
+    import torch
+    from torch import nn
+    from transformers.masking_utils import create_bidirectional_mask
+    from transformers.models.bert.modeling_bert import BertLayer
+
+    class _Module(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.config = config
+            self.layers = nn.ModuleList(
+                BertLayer(config, layer_idx=start_layer + i) for i in range(n_layers)
+            )
+            self.dropout = nn.Dropout(config.hidden_dropout_prob)
+            self.head = nn.Linear(config.hidden_size, 1)
+
+        def forward(self, hidden: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+            """Logit of "acceptable" from the hidden states at ``start_layer``."""
+            attn = create_bidirectional_mask(config=self.config, inputs_embeds=hidden, attention_mask=mask)
+            for layer in self.layers:
+                out = layer(hidden, attention_mask=attn)
+                hidden = out[0] if isinstance(out, tuple) else out
+            weights = mask.unsqueeze(-1).to(hidden.dtype)
+            pooled = (hidden * weights).sum(1) / weights.sum(1).clamp(min=1.0)
+            return self.head(self.dropout(pooled)).squeeze(-1)
+
+    return _Module()
+
+
+def pad_hidden(vectors: Sequence[np.ndarray]):
+    """Stack per-text ``(n_tokens, dim)`` arrays into a padded batch and its attention mask."""
+    import torch
+
+    width = max(len(v) for v in vectors)
+    hidden = torch.zeros((len(vectors), width, vectors[0].shape[1]), dtype=torch.float32)
+    mask = torch.zeros((len(vectors), width), dtype=torch.long)
+    for row, vec in enumerate(vectors):
+        hidden[row, : len(vec)] = torch.from_numpy(np.asarray(vec, dtype=np.float32))
+        mask[row, : len(vec)] = 1
+    return hidden, mask
+
+
+class GrammarClassifier:
+    """P(acceptable) from the shared encoder's layer ``start_layer`` plus fine-tuned top layers."""
+
+    def __init__(self, module, start_layer: int, encoder=None, meta: dict | None = None,
+                 batch_size: int = 64) -> None:
+        from rome.core.encoder import get_encoder
+
+        self.module = module.eval()
+        self.start_layer = start_layer
+        self.encoder = encoder if encoder is not None else get_encoder()
+        self.meta = meta or {}
+        self.batch_size = batch_size
+
+    # -- loading ----------------------------------------------------------------------
+    @classmethod
+    def load(cls, path: str | Path = DEFAULT_WEIGHTS, encoder=None) -> GrammarClassifier:
+        """Load committed weights (``.safetensors`` + the ``.json`` beside it); offline, fast."""
+        from safetensors.torch import load_file
+        from transformers import BertConfig
+
+        from rome.core.encoder import embedded_model_path
+
+        path = Path(path)
+        meta_path = path.with_suffix(".json")
+        if not path.exists() or not meta_path.exists():
+            raise ResourceMissingError(
+                f"grammar weights {path} (and {meta_path.name}) not found; train them with "
+                "`python -m rome.train_grammar`"
+            )
+        meta = json.loads(meta_path.read_text())
+        config = BertConfig.from_pretrained(str(embedded_model_path()))
+        config._attn_implementation = "sdpa"
+        module = build_top_layers(config, meta["n_layers"], meta["start_layer"])
+        state = {k: v.float() for k, v in load_file(str(path)).items()}
+        module.load_state_dict(state, strict=True)
+        return cls(module, meta["start_layer"], encoder=encoder, meta=meta)
+
+    @staticmethod
+    def from_pretrained(name_or_path: str, device: str = "cpu") -> HubGrammarClassifier:
+        """A hub-hosted or local sequence-classification CoLA model (e.g. textattack/bert-base-uncased-CoLA)."""
+        return HubGrammarClassifier(name_or_path, device=device)
+
+    # -- scoring ----------------------------------------------------------------------
+    def logits(self, texts: Sequence[str]) -> np.ndarray:
+        """Raw logits of "acceptable" (no empty-text rule); used by training and tests."""
+        import torch
+
+        texts = list(texts)
+        out = np.zeros(len(texts), dtype=np.float64)
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        for start in range(0, len(order), self.batch_size):
+            idx = order[start : start + self.batch_size]
+            embs = self.encoder.encode([texts[i] for i in idx], layer=self.start_layer)
+            hidden, mask = pad_hidden([e.vectors for e in embs])
+            with torch.no_grad():
+                out[idx] = self.module(hidden, mask).double().numpy()
+        return out
+
+    def prob_acceptable(self, texts: Sequence[str]) -> np.ndarray:
+        """P(acceptable) in [0, 1] per text; :data:`EMPTY_TEXT_PROB` for empty texts."""
+        texts = _texts(texts)
+        probs = np.full(len(texts), EMPTY_TEXT_PROB, dtype=np.float64)
+        keep = [i for i, t in enumerate(texts) if t.strip()]
+        if keep:
+            logits = self.logits([texts[i] for i in keep])
+            probs[keep] = 1.0 / (1.0 + np.exp(-logits))
+        return probs
+
+    def __call__(self, texts: Sequence[str]) -> np.ndarray:
+        return self.prob_acceptable(texts)
+
+
+class HubGrammarClassifier:
+    """A user-named sequence-classification model; label "acceptable" found from its config.
+
+    When the config's labels are generic (``LABEL_0``/``LABEL_1``), index 1 is taken as
+    acceptable, as in CoLA's own labelling (1 = acceptable), which GLUE-trained checkpoints keep.
+    """
+
+    def __init__(self, name_or_path: str, device: str = "cpu", batch_size: int = 32) -> None:
+        from transformers import AutoModelForSequenceClassification, AutoTokenizer
+
+        try:
+            self.tokenizer = AutoTokenizer.from_pretrained(name_or_path, local_files_only=_offline())
+            model = AutoModelForSequenceClassification.from_pretrained(
+                name_or_path, local_files_only=_offline()
+            )
+        except (OSError, ValueError) as exc:
+            raise ResourceMissingError(
+                f"grammar model {name_or_path!r} is not available locally (offline?); "
+                "omit it to use the embedded CoLA classifier"
+            ) from exc
+        self.model = model.eval().to(device)
+        self.device = device
+        self.batch_size = batch_size
+        self.acceptable_index = self._acceptable_index(model.config)
+
+    @staticmethod
+    def _acceptable_index(config) -> int:
+        labels = {int(i): str(name).lower() for i, name in (config.id2label or {}).items()}
+        for i, name in labels.items():
+            if name in ("acceptable", "grammatical", "correct") or name.startswith("accept"):
+                return i
+        return 1 if len(labels) >= 2 else 0
+
+    def prob_acceptable(self, texts: Sequence[str]) -> np.ndarray:
+        import torch
+
+        texts = _texts(texts)
+        probs = np.full(len(texts), EMPTY_TEXT_PROB, dtype=np.float64)
+        keep = [i for i, t in enumerate(texts) if t.strip()]
+        for start in range(0, len(keep), self.batch_size):
+            idx = keep[start : start + self.batch_size]
+            batch = self.tokenizer([texts[i].strip() for i in idx], padding=True, truncation=True,
+                                   return_tensors="pt").to(self.device)
+            with torch.no_grad():
+                logits = self.model(**batch).logits.float()
+            if logits.shape[-1] == 1:
+                p = torch.sigmoid(logits[:, 0])
+            else:
+                p = torch.softmax(logits, dim=-1)[:, self.acceptable_index]
+            probs[idx] = p.double().cpu().numpy()
+        return probs
+
+    def __call__(self, texts: Sequence[str]) -> np.ndarray:
+        return self.prob_acceptable(texts)
+
+
+@lru_cache(maxsize=1)
+def load_default() -> GrammarClassifier:
+    """The committed classifier over the shared embedded encoder (one per process)."""
+    return GrammarClassifier.load(DEFAULT_WEIGHTS)

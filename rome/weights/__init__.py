@@ -1,0 +1,1 @@
+"""Committed trained weights (small): the grammar classifier and the scorer network."""
