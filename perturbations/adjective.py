@@ -1,0 +1,191 @@
+"""Adjective replacement (RoMe §4.6, case 2): one adjective swapped for a WordNet synonym and an antonym.
+
+Two variants per input ("a cheap hotel" -> "an inexpensive hotel" / "an expensive hotel"):
+the synonym keeps the meaning (``invariant``), the antonym reverses it (``decrease``).
+Synonyms come only from the adjective's most used sense (WordNet sense counts), must be
+attested in it and have it as their own main sense, so "good food" never becomes "full food"
+and "open" never "exposed"; among them the most frequent lemma wins. Antonyms may come from
+any sense used at least ``min_sense_share`` as often as the top one. Inflection (biggest -> largest; cheaper -> "more expensive" is refused) comes from
+``lemminflect``, and the indefinite article from ``inflect``. Multi-word and hyphenated
+lemmas are never used, so the token count stays the same.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+
+from perturbations.base import Edit, Perturbation, Result, Variant, apply_edits
+from rome.core.parsing import ParsedText, Token
+
+ADJECTIVE_TAGS = ("JJ", "JJR", "JJS")
+#: determiner-like adjectives and quantifiers: swapping them changes structure, not description
+NOT_DESCRIPTIVE = frozenset({
+    "other", "such", "own", "many", "much", "few", "several", "more", "most", "less", "least", "only",
+    "various", "certain", "else", "enough", "next", "last", "first", "second", "third", "whole", "same",
+    "very", "sorry", "able", "due", "further", "former", "latter", "main", "particular", "specific",
+})
+
+
+class AdjectiveSwap(Perturbation):
+    """Replace one adjective (chosen by the seed) with a synonym and, separately, with an antonym."""
+
+    kind = "adjective"
+
+    def __init__(self, parser: str | None = None, min_sense_share: float = 0.25, top_k: int = 1) -> None:
+        """``min_sense_share``: a sense is used only if its count is at least this share of the top sense's;
+        ``top_k``: the seed picks among this many of the most frequent candidates (1 = always the top one)."""
+        self.parser = parser
+        self.min_sense_share = min_sense_share
+        self.top_k = max(1, int(top_k))
+
+    def describe(self) -> dict:
+        return {"kind": self.kind, "parser": self.parser or "spacy", "min_sense_share": self.min_sense_share,
+                "top_k": self.top_k, "lexicon": "wordnet-3.0"}
+
+    def _apply(self, text: str, rng: random.Random) -> Result:
+        from rome.core.parsing import get_parser
+
+        parsed = get_parser(self.parser).parse_one(text)
+        options = []
+        for tok in parsed.tokens:
+            if not is_candidate(parsed, tok):
+                continue
+            syn = self._pick(synonyms(tok.lemma.lower(), self.min_sense_share), tok, rng)
+            ant = self._pick(antonyms(tok.lemma.lower(), self.min_sense_share), tok, rng)
+            if syn or ant:
+                options.append((tok, syn, ant))
+        if not options:
+            return Result.skip(text, "no adjective with a WordNet synonym or antonym")
+        both = [o for o in options if o[1] and o[2]]
+        tok, syn, ant = rng.choice(both or options)
+        variants = []
+        for relation, word, expectation in (("synonym", syn, "invariant"), ("antonym", ant, "decrease")):
+            if word:
+                edits = replacement_edits(parsed, tok, word)
+                meta = {"relation": relation, "word": tok.text, "replacement": word, "lexicon": "wordnet-3.0"}
+                variants.append(Variant(apply_edits(text, edits), self.kind, expectation, tuple(edits), meta))
+        return Result(text, tuple(variants))
+
+    def _pick(self, lemmas: tuple[str, ...], tok: Token, rng: random.Random) -> str | None:
+        usable = [w for w in (inflect_like(lemma, tok) for lemma in lemmas) if w]
+        return rng.choice(usable[: self.top_k]) if usable else None
+
+
+def is_candidate(parsed: ParsedText, tok: Token) -> bool:
+    """A descriptive adjective outside names ("the Red Victorian" is a hotel, not a colour)."""
+    if tok.pos != "ADJ" or tok.tag not in ADJECTIVE_TAGS or not tok.text.isalpha():
+        return False
+    if tok.ent_type or tok.lemma.lower() in NOT_DESCRIPTIVE or tok.text.lower() in NOT_DESCRIPTIVE:
+        return False
+    head = parsed.tokens[tok.head]
+    sentence_initial = tok.i == 0 or parsed.tokens[tok.i - 1].text in ".!?"
+    return not (tok.text[0].isupper() and not sentence_initial and head.pos == "PROPN")
+
+
+@functools.lru_cache(maxsize=4096)
+def dominant_senses(word: str, min_share: float) -> tuple:
+    """The adjective senses of ``word`` used often enough (by WordNet's tagged-corpus counts)."""
+    from rome.core.nltk_data import wordnet
+
+    wn = wordnet()
+    scored = []
+    for rank, synset in enumerate(wn.synsets(word, pos=wn.ADJ)):
+        count = sum(lemma.count() for lemma in synset.lemmas() if lemma.name().lower() == word)
+        scored.append((count, rank, synset))
+    if not scored:
+        return ()
+    top = max(count for count, _, _ in scored)
+    if top == 0:
+        return (scored[0][2],)  # no counts: WordNet lists the most common sense first
+    kept = [s for s in scored if s[0] >= min_share * top]
+    return tuple(synset for _, _, synset in sorted(kept, key=lambda s: (-s[0], s[1])))
+
+
+def _single_words(lemmas, exclude: str, min_count: int = 0) -> list:
+    return [lemma for lemma in lemmas
+            if lemma.name().isalpha() and lemma.name().lower() != exclude and lemma.count() >= min_count]
+
+
+def _by_frequency(lemmas) -> tuple[str, ...]:
+    ordered = sorted(lemmas, key=lambda lemma: (-lemma.count(), lemma.name()))
+    return tuple(dict.fromkeys(lemma.name().lower() for lemma in ordered))
+
+
+@functools.lru_cache(maxsize=4096)
+def synonyms(word: str, min_share: float = 0.25) -> tuple[str, ...]:
+    """Single-word synonyms of ``word`` in its most used sense, most frequent first.
+
+    A synonym must be attested in that sense (WordNet count >= 1): unattested lemmas are where
+    WordNet's synonymy is loosest ("open" -> "unfastened"), and the sense must be a dominant
+    sense of the synonym too ("open" -/-> "exposed", whose main sense is another)."""
+    for synset in dominant_senses(word, min_share)[:1]:
+        found = [lemma for lemma in _single_words(synset.lemmas(), word, min_count=1)
+                 if synset in dominant_senses(lemma.name().lower(), min_share)]
+        if found:
+            return _by_frequency(found)
+    return ()
+
+
+@functools.lru_cache(maxsize=4096)
+def antonyms(word: str, min_share: float = 0.25) -> tuple[str, ...]:
+    """Direct antonyms of ``word``, else of its synonyms, else of its satellite head ("cheap" -> "expensive")."""
+    senses = dominant_senses(word, min_share)
+    own = [lemma for s in senses for lemma in s.lemmas() if lemma.name().lower() == word]
+    mates = [lemma for s in senses for lemma in s.lemmas() if lemma.name().lower() != word]
+    heads = [lemma for s in senses if s.pos() == "s" for h in s.similar_tos() for lemma in h.lemmas()]
+    for source in (own, mates, heads):
+        found = _single_words([a for lemma in source for a in lemma.antonyms()], word)
+        if found:
+            return _by_frequency(found)
+    return ()
+
+
+def inflect_like(lemma: str, tok: Token) -> str | None:
+    """``lemma`` in ``tok``'s degree (JJ/JJR/JJS) and letter case; None if no one-word form exists."""
+    if tok.tag == "JJ":
+        form = lemma
+    else:
+        from lemminflect import getAllInflections
+
+        forms = getAllInflections(lemma, upos="ADJ").get(tok.tag)
+        if not forms:
+            return None  # "more expensive" would add a token and change the comparison's shape
+        form = forms[0]
+    if form.lower() in (tok.text.lower(), tok.lemma.lower()):
+        return None
+    return match_case(form, tok.text)
+
+
+def match_case(word: str, model: str) -> str:
+    if len(model) > 1 and model.isupper():
+        return word.upper()
+    if model[:1].isupper():
+        return word[:1].upper() + word[1:]
+    return word
+
+
+@functools.lru_cache(maxsize=1)
+def _inflect_engine():
+    import inflect
+
+    return inflect.engine()
+
+
+def article_for(word: str, model: str) -> str:
+    """'a' or 'an' before ``word`` (inflect knows "an hour", "a unique"), in ``model``'s case.
+
+    "same" takes the definite article ("a different place" -> "the same place")."""
+    article = "the" if word.lower() == "same" else _inflect_engine().a(word).split(" ", 1)[0]
+    return match_case(article, model)
+
+
+def replacement_edits(parsed: ParsedText, tok: Token, word: str) -> list[Edit]:
+    edits = [Edit(tok.idx, tok.idx + len(tok.text), tok.text, word)]
+    if tok.i > 0:
+        prev = parsed.tokens[tok.i - 1]
+        if prev.text.lower() in ("a", "an"):
+            new_article = article_for(word, prev.text)
+            if new_article != prev.text:
+                edits.append(Edit(prev.idx, prev.idx + len(prev.text), prev.text, new_article))
+    return sorted(edits, key=lambda e: e.start)

@@ -1,0 +1,53 @@
+"""Repetition (RoMe Table 2: "Elon elon elon elon elon founded tesla tesla tesla"): a word or phrase repeated.
+
+Degenerate generators repeat themselves; a robust metric must score such output lower
+(``decrease``). Words are found with a regular expression rather than the parser so the
+perturbation is cheap and works on any text; content words are preferred over stop words
+(scikit-learn's English list), since "the the the" is a different, easier failure.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+from perturbations.base import Edit, Perturbation, Result, Variant, apply_edits
+
+WORD = re.compile(r"\w+(?:['\u2019-]\w+)*")
+
+
+class Repetition(Perturbation):
+    """Repeat one word (or a run of up to ``max_phrase_words`` words) ``repeats`` extra times."""
+
+    kind = "repetition"
+
+    def __init__(self, min_repeats: int = 2, max_repeats: int = 4, max_phrase_words: int = 1) -> None:
+        if not 1 <= min_repeats <= max_repeats:
+            raise ValueError("need 1 <= min_repeats <= max_repeats")
+        if max_phrase_words < 1:
+            raise ValueError("max_phrase_words must be >= 1")
+        self.min_repeats, self.max_repeats, self.max_phrase_words = min_repeats, max_repeats, max_phrase_words
+
+    def describe(self) -> dict:
+        return {"kind": self.kind, "min_repeats": self.min_repeats, "max_repeats": self.max_repeats,
+                "max_phrase_words": self.max_phrase_words}
+
+    def _apply(self, text: str, rng: random.Random) -> Result:
+        words = list(WORD.finditer(text))
+        if not words:
+            return Result.skip(text, "no word to repeat")
+        from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+        content = [i for i, m in enumerate(words) if m.group().lower() not in ENGLISH_STOP_WORDS]
+        first = rng.choice(content or list(range(len(words))))
+        last = first
+        for _ in range(rng.randint(1, self.max_phrase_words) - 1):  # extend over words separated by spaces
+            if last + 1 < len(words) and not text[words[last].end() : words[last + 1].start()].strip():
+                last += 1
+        start, end = words[first].start(), words[last].end()
+        phrase = text[start:end]
+        copy = phrase[:1].lower() + phrase[1:] if not text[:start].strip() and not phrase.isupper() else phrase
+        repeats = rng.randint(self.min_repeats, self.max_repeats)
+        edit = Edit(end, end, "", " " + " ".join([copy] * repeats))
+        meta = {"phrase": phrase, "repeats": repeats}
+        return Result(text, (Variant(apply_edits(text, [edit]), self.kind, "decrease", (edit,), meta),))
