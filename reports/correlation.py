@@ -31,7 +31,7 @@ from reports.stats import (
 )
 from reports.stats import williams_matrix as williams_for
 from reports.tables import Table, fmt, provenance, write_all
-from rome.core.errors import InputError
+from rome.core.errors import InputError, ResourceMissingError
 from rome.core.registry import build_metric
 
 POOLED = "pooled"
@@ -47,6 +47,8 @@ class CorrelationConfig:
     seed: int = 0
     model: str | None = None
     methods: tuple[str, ...] = METHODS
+    #: leave out (and note) metrics whose models or weights are missing, as ``--metric all`` does
+    skip_unavailable: bool = False
 
 
 @dataclass
@@ -63,6 +65,8 @@ class CorrelationResult:
     #: (group, criterion) -> {(metric A, metric B): Williams test of A > B}
     williams: dict[tuple[str, str], dict[tuple[str, str], WilliamsResult]] = field(default_factory=dict)
     cache: dict[str, int] = field(default_factory=dict)
+    #: metrics left out because a resource is missing: name -> the reason
+    skipped: dict[str, str] = field(default_factory=dict)
 
     @property
     def groups(self) -> list[str]:
@@ -92,19 +96,39 @@ def group_indices(items: list[JudgedItem]) -> dict[str, np.ndarray]:
     return groups
 
 
-def score_metrics(items: list[JudgedItem], references: list[list[str]], names: list[str], cache_dir: Path,
-                  model: str | None = None, progress: Callable[[str, int], None] | None = None
-                  ) -> tuple[dict[str, np.ndarray], dict[str, str], dict[str, bool], dict[str, int]]:
+@dataclass
+class ScoredMetrics:
+    scores: dict[str, np.ndarray] = field(default_factory=dict)
+    signatures: dict[str, str] = field(default_factory=dict)
+    higher_is_better: dict[str, bool] = field(default_factory=dict)
+    skipped: dict[str, str] = field(default_factory=dict)
+    cache: dict[str, int] = field(default_factory=dict)
+
+
+def score_metrics(items: list[JudgedItem], references: list[list[str]], config: CorrelationConfig,
+                  cache_dir: Path, progress: Callable[[str, int], None] | None = None) -> ScoredMetrics:
+    """Score every metric (through the disk cache); with ``config.skip_unavailable`` a metric whose
+    model or weights are missing is left out and its reason kept, instead of failing the report."""
     cache = ScoreCache(cache_dir)
     hyps = [it.hypothesis for it in items]
-    scores, signatures, higher = {}, {}, {}
-    for name in names:
-        metric = build_metric(name, model=model)
+    out = ScoredMetrics()
+    for name in config.metrics:
         tick = (lambda k, name=name: progress(name, k)) if progress else None
-        scores[name] = cache.score(metric, hyps, references, progress=tick)
-        signatures[name] = str(metric.signature())
-        higher[name] = metric.higher_is_better
-    return scores, signatures, higher, {"hits": cache.hits, "misses": cache.misses}
+        try:
+            metric = build_metric(name, model=config.model)
+            signature = str(metric.signature())
+            out.scores[name] = cache.score(metric, hyps, references, progress=tick)
+        except ResourceMissingError as exc:
+            if not config.skip_unavailable:
+                raise
+            out.skipped[name] = str(exc)
+            continue
+        out.signatures[name] = signature
+        out.higher_is_better[name] = metric.higher_is_better
+    if not out.scores:
+        raise InputError(f"no metric could be scored: {'; '.join(f'{k}: {v}' for k, v in out.skipped.items())}")
+    out.cache = {"hits": cache.hits, "misses": cache.misses}
+    return out
 
 
 def correlate_groups(result: CorrelationResult) -> None:
@@ -131,9 +155,9 @@ def run_correlation(dataset: JudgedDataset, config: CorrelationConfig, cache_dir
     items, references, left_out = with_references(selected, config.reference)
     if len(items) < 4:
         raise InputError(f"{dataset.name}: only {len(items)} items can be scored with {config.reference} references")
-    scores, signatures, higher, cache = score_metrics(items, references, config.metrics, cache_dir,
-                                                      config.model, progress)
-    result = CorrelationResult(dataset, config, items, scores, signatures, higher, left_out, cache=cache)
+    scored = score_metrics(items, references, config, cache_dir, progress)
+    result = CorrelationResult(dataset, config, items, scored.scores, scored.signatures, scored.higher_is_better,
+                               left_out, cache=scored.cache, skipped=scored.skipped)
     correlate_groups(result)
     return result
 
@@ -160,6 +184,7 @@ def provenance_notes(result: CorrelationResult) -> list[str]:
         notes.append(f"Cells: coefficient, * = p < {ALPHA} (two-sided), [95% percentile-bootstrap CI over items, "
                      f"{cfg.n_resamples} resamples, seed {cfg.seed}]")
     notes += [f"Signature {m}: {s}" for m, s in result.signatures.items()]
+    notes += [f"Left out {m} (not available here): {reason}" for m, reason in result.skipped.items()]
     notes.append(f"Produced by rome report correlation, {provenance()}")
     return notes
 

@@ -112,3 +112,30 @@ def test_bad_input_exits_2_with_one_line(tmp_path, capsys, argv, message):
     assert main(["report", "correlation", *argv, "--out", str(tmp_path)]) == 2
     err = capsys.readouterr().err.strip()
     assert message in err and len(err.splitlines()) == 1
+
+
+def test_metric_all_leaves_out_unavailable_metrics_and_says_so(tmp_path):
+    """A metric whose weights are missing (a stand-in: the state of a fresh clone) is noted, not fatal."""
+    from reports.correlation import provenance_notes
+    from rome.core.contract import Metric
+    from rome.core.errors import ResourceMissingError
+    from rome.core.registry import register, unregister
+
+    class Unavailable(Metric):
+        name = "unavailable"
+
+        def _score_pairs(self, hypotheses, references):
+            raise ResourceMissingError("weights.json missing; train it first")
+
+    register("unavailable")(Unavailable)
+    try:
+        data = load_dataset("bagel")
+        config = CorrelationConfig(["bleu", "unavailable"], n_items=10, n_resamples=0, skip_unavailable=True)
+        result = run_correlation(data, config, tmp_path / "cache")
+        assert list(result.scores) == ["bleu"]
+        assert any("Left out unavailable" in n and "weights.json" in n for n in provenance_notes(result))
+        config.skip_unavailable = False
+        with pytest.raises(ResourceMissingError):
+            run_correlation(data, config, tmp_path / "cache")
+    finally:
+        unregister("unavailable")

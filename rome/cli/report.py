@@ -58,7 +58,8 @@ def run_correlation(args: argparse.Namespace) -> int:
     dataset = load_dataset(args.dataset, args.path)
     names = expand_metric_names(args.metric or ["all"])
     out = args.out or REPO_ROOT / "reports" / "out" / f"correlation-{dataset.name}"
-    config = CorrelationConfig(names, args.reference, args.n, args.bootstrap, args.seed, args.model)
+    config = CorrelationConfig(names, args.reference, args.n, args.bootstrap, args.seed, args.model,
+                               skip_unavailable=not args.metric or "all" in args.metric)
     bars: dict[str, tqdm] = {}
 
     def progress(metric: str, k: int) -> None:
@@ -69,6 +70,8 @@ def run_correlation(args: argparse.Namespace) -> int:
     result = compute(dataset, config, out / "cache", progress)
     for bar in bars.values():
         bar.close()
+    for name, reason in result.skipped.items():
+        print(f"warning: left out {name}: {reason}", file=sys.stderr)
     written = write_report(result, out)
     print(f"scored {len(result.items)} items x {len(names)} metrics "
           f"({result.cache['hits']} cached, {result.cache['misses']} computed); wrote {written[0]}", file=sys.stderr)
