@@ -104,15 +104,23 @@ def _ratings(obj: dict[str, Any], where: str) -> dict[str, float]:
     return found
 
 
+def annotation_key(case_id: object, suite: object = None) -> str:
+    """``suite/case_id`` when the suite is known: suites may reuse a source sentence's case id."""
+    return f"{suite}/{case_id}" if suite else str(case_id)
+
+
 def load_annotations(path: Path) -> dict[str, dict[str, float]]:
-    """``case_id -> {criterion: mean rating}``; several annotators of one case are averaged."""
+    """``[suite/]case_id -> {criterion: mean rating}``; several annotators of one case are averaged.
+
+    A line may name its ``suite``; without one, its ratings apply to that case id in any suite.
+    """
     collected: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     for number, obj in read_jsonl(path):
         where = f"{path}:{number}"
         if "case_id" not in obj:
             raise InputError(f"{where}: missing 'case_id'")
         for criterion, value in _ratings(obj, where).items():
-            collected[str(obj["case_id"])][criterion].append(value)
+            collected[annotation_key(obj["case_id"], obj.get("suite"))][criterion].append(value)
     if not collected:
         raise InputError(f"{path}: no annotations")
     return {case: {c: float(np.mean(v)) for c, v in crits.items()} for case, crits in collected.items()}
@@ -123,8 +131,7 @@ def build_report(source: Path, suites: list[str] | None = None, annotations: Pat
     if annotations is not None:
         report.annotations = load_annotations(annotations)
         report.annotation_source = str(annotations)
-        known = {str(c["case_id"]) for s in report.suites for c in s.cases}
-        if not known & set(report.annotations):
+        if not _annotated(report.suites, report):
             raise InputError(f"{annotations}: none of its case_ids is in the suites' cases.jsonl")
     return report
 
@@ -168,8 +175,13 @@ def checks_table(report: RobustnessReport) -> Table:
                  rows, notes, label="checks")
 
 
+def ratings_of(report: RobustnessReport, case: dict[str, Any]) -> dict[str, float] | None:
+    found = report.annotations.get(annotation_key(case["case_id"], case.get("suite")))
+    return found if found is not None else report.annotations.get(str(case["case_id"]))
+
+
 def _annotated(suites: list[SuiteOutput], report: RobustnessReport) -> list[dict[str, Any]]:
-    return [c for s in suites for c in s.cases if str(c["case_id"]) in report.annotations]
+    return [c for s in suites for c in s.cases if ratings_of(report, c) is not None]
 
 
 def human_correlations(report: RobustnessReport, cases: list[dict[str, Any]]) -> dict[tuple[str, str], float]:
@@ -177,8 +189,8 @@ def human_correlations(report: RobustnessReport, cases: list[dict[str, Any]]) ->
     out = {}
     for metric in report.metrics:
         for criterion in CRITERIA:
-            pairs = [(c["scores"][metric]["variant"], report.annotations[str(c["case_id"])][criterion])
-                     for c in cases if metric in c["scores"] and criterion in report.annotations[str(c["case_id"])]]
+            pairs = [(c["scores"][metric]["variant"], ratings_of(report, c)[criterion])
+                     for c in cases if metric in c["scores"] and criterion in (ratings_of(report, c) or {})]
             rho = coefficient(*zip(*pairs))[0] if len(pairs) >= 3 else math.nan
             out[(metric, criterion)] = rho
     return out
@@ -195,7 +207,7 @@ def annotation_table(report: RobustnessReport) -> Table:
     notes = ["Spearman ρ between each metric's score of the perturbed text and the human rating; "
              "f: fluency, s: semantics, g: grammar (1-3, annotators averaged); – : fewer than 3 cases or constant",
              f"Annotations: {report.annotation_source} ({len(report.annotations)} cases, "
-             f"{len(report.annotations) - len(_annotated(report.suites, report))} not in these suites' cases)",
+             f"{len(report.annotations) - len(_annotated(report.suites, report))} not matched in these suites)",
              *provenance_notes(report)]
     return Table("Correlation with human judgments on perturbed texts (RoMe Table 7)", columns, rows, notes,
                  label="human")
@@ -208,7 +220,8 @@ def delta_plot(suite: SuiteOutput, out: Path) -> Path | None:
         for case in suite.cases:
             score = case["scores"].get(metric)
             if score and score.get("delta") is not None:
-                by_kind[str(case.get("kind", "?"))].append(float(score["delta"]))
+                label = f"{case.get('kind', '?')}\n({case.get('expectation', '?')})"
+                by_kind[label].append(float(score["delta"]))
         if by_kind:
             groups[metric] = dict(by_kind)
     if not groups:

@@ -73,3 +73,16 @@ def test_broken_summary_names_the_file(tmp_path):
     (tmp_path / "typos" / "summary.json").write_text('{"suite": "typos"}')
     with pytest.raises(InputError, match="summary.json: missing 'signatures'"):
         robustness.build_report(tmp_path)
+
+
+def test_annotations_naming_a_suite_only_match_that_suite(tmp_path):
+    path = tmp_path / "ann.jsonl"
+    lines = [{"case_id": f"typos-000{i}", "suite": "typos", "fluency": f, "semantics": 2, "grammar": g}
+             for i, (f, g) in enumerate([(1, 1), (2, 3), (3, 2)])]
+    lines.append({"case_id": "typos-0000", "suite": "passive_form", "fluency": 3})  # no such case there
+    path.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    report = robustness.build_report(FIXTURE, None, path)
+    assert set(report.annotations) == {"typos/typos-0000", "typos/typos-0001", "typos/typos-0002",
+                                       "passive_form/typos-0000"}
+    rows = {r[0]: r for r in robustness.annotation_table(report).rows}
+    assert rows["typos"][1] == "3" and rows["passive_form"][1] == "0"
