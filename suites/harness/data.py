@@ -46,50 +46,71 @@ def load_novikova(dataset: str) -> list[dict]:
 
 @dataclass(frozen=True)
 class Novikova:
-    """Human references of the Novikova et al. (2017) data, one pair per meaning representation.
+    """Human references of the Novikova et al. (2017) data as (reference, original) pairs.
 
-    MRs are shuffled with ``seed``; the runner walks them in that order until ``n`` cases
-    exist (sentences the perturbation cannot change are skipped, so ``n`` counts cases).
+    With ``pairing="paraphrase"`` every human reference of an MR with at least two is a
+    candidate original, paired with another reference of the same MR picked with ``seed``;
+    candidates are shuffled with ``seed`` and the runner walks them until ``n`` cases exist
+    (texts the perturbation cannot change are skipped, so ``n`` counts cases). Using every
+    reference, not one per MR, matters for selective perturbations: the passive applies to
+    about one reference in twenty.
     """
 
     datasets: tuple[str, ...] = NOVIKOVA_DATASETS
     n: int = 200
     seed: int = 0
-    pairing: Pairing = "paraphrase"
+    #: one pairing, or several whose candidates are pooled (e.g. ``("paraphrase", "system")``)
+    pairing: Pairing | tuple[Pairing, ...] = "paraphrase"
+
+    def __post_init__(self) -> None:
+        for pairing in self.pairings:
+            if pairing not in ("paraphrase", "self", "system"):
+                raise InputError(f"unknown pairing {pairing!r}; choose paraphrase, self or system")
+
+    @property
+    def pairings(self) -> tuple[str, ...]:
+        return (self.pairing,) if isinstance(self.pairing, str) else tuple(self.pairing)
 
     def pairs(self) -> Iterator[SourcePair]:
         rng = random.Random(self.seed)
         groups = self._groups()
-        rng.shuffle(groups)
-        for source_id, references, system in groups:
-            pair = self._pick(source_id, references, system, rng)
-            if pair is not None:
-                yield pair
+        candidates: list[SourcePair] = []
+        for pairing in self.pairings:
+            for group in groups:
+                candidates += self._candidates(pairing, *group, rng)
+        rng.shuffle(candidates)
+        yield from candidates
 
-    def _groups(self) -> list[tuple[str, list[str], str]]:
-        """(first row id, references, first system output) per distinct MR, in file order."""
-        groups: dict[tuple[str, str], tuple[str, list[str], str]] = {}
+    def _groups(self) -> list[tuple[str, list[str], list[tuple[str, str]]]]:
+        """(first row id, references, [(row id, system output)]) per distinct MR, in file order."""
+        groups: dict[tuple[str, str], tuple[str, list[str], list[tuple[str, str]]]] = {}
         for dataset in self.datasets:
             for row in load_novikova(dataset):
                 key = (dataset, row["mr"])
                 if key not in groups:
                     refs = [r for r in dict.fromkeys(row["references"]) if r.strip()]
-                    groups[key] = (row["id"], refs, row["hypothesis"])
+                    groups[key] = (row["id"], refs, [])
+                groups[key][2].append((row["id"], row["hypothesis"]))
         return list(groups.values())
 
-    def _pick(self, source_id: str, refs: list[str], system: str, rng: random.Random) -> SourcePair | None:
-        if self.pairing == "system":
-            return SourcePair(source_id, refs[0], system) if refs else None
-        if self.pairing == "self":
-            return SourcePair(source_id, refs[0], refs[0]) if refs else None
+    @staticmethod
+    def _candidates(
+        pairing: str, source_id: str, refs: list[str], outputs: list[tuple[str, str]], rng: random.Random
+    ) -> list[SourcePair]:
+        if not refs:
+            return []
+        if pairing == "system":
+            return [SourcePair(row_id, rng.choice(refs), text) for row_id, text in outputs if text.strip()]
+        if pairing == "self":
+            return [SourcePair(f"{source_id}-r{j}", ref, ref) for j, ref in enumerate(refs)]
         if len(refs) < 2:
-            return None
-        reference, original = rng.sample(refs, 2)
-        return SourcePair(source_id, reference, original)
+            return []
+        return [SourcePair(f"{source_id}-r{j}", rng.choice(refs[:j] + refs[j + 1 :]), original)
+                for j, original in enumerate(refs)]
 
     def describe(self) -> dict:
         return {"source": "novikova2017", "datasets": list(self.datasets), "n": self.n,
-                "seed": self.seed, "pairing": self.pairing}
+                "seed": self.seed, "pairing": "+".join(self.pairings)}
 
 
 @dataclass(frozen=True)
