@@ -1,0 +1,127 @@
+"""CheckList's typo and contraction perturbations (Ribeiro et al., 2020), seeded and with edits.
+
+* :class:`Typos`: ``Perturb.add_typos`` swaps neighbouring characters. A typo damages the form, so
+  the variant expects the score to ``decrease`` (CheckList uses it as an INV test for classifiers,
+  where the label should not change; a metric comparing with a clean reference should notice).
+* :class:`Contractions`: ``Perturb.contractions`` expands ("isn't" -> "is not") and contracts
+  ("is not" -> "isn't"); meaning and grammar are kept: ``invariant``.
+
+CheckList draws from NumPy's global generator; we seed it from our generator and restore its state,
+so the caller's NumPy randomness is untouched. Without checklist, the typo algorithm (the same
+neighbour swap) runs in pure Python, and contractions use a short table of common forms
+(:data:`_FALLBACK_CONTRACTIONS`): what is lost is CheckList's full 70-entry map.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+from perturbations import _thirdparty
+from perturbations._text import diff_edits
+from perturbations.base import Perturbation, Result, Variant
+
+#: A reduced stand-in for CheckList's map, used only when checklist is not installed.
+_FALLBACK_CONTRACTIONS = {
+    "is not": "isn't", "are not": "aren't", "was not": "wasn't", "were not": "weren't",
+    "do not": "don't", "does not": "doesn't", "did not": "didn't", "cannot": "can't",
+    "will not": "won't", "would not": "wouldn't", "could not": "couldn't", "should not": "shouldn't",
+    "has not": "hasn't", "have not": "haven't", "it is": "it's", "that is": "that's",
+    "there is": "there's", "I am": "I'm", "you are": "you're", "we are": "we're", "they are": "they're",
+}
+
+
+def _backend(use_checklist: bool | None) -> str:
+    if use_checklist is False:
+        return "python"
+    if use_checklist or _thirdparty.available("checklist"):
+        return "checklist"
+    return "python"
+
+
+def _np_seeded(seed: int, fn, *args, **kwargs):
+    """Call a CheckList function under ``np.random.seed(seed)``, restoring NumPy's global state."""
+    import numpy as np
+
+    state = np.random.get_state()
+    np.random.seed(seed)
+    try:
+        return fn(*args, **kwargs)
+    finally:
+        np.random.set_state(state)
+
+
+class Typos(Perturbation):
+    """``n_typos`` swaps of neighbouring characters (CheckList ``Perturb.add_typos``)."""
+
+    kind = "typos"
+    max_tries = 10
+
+    def __init__(self, n_typos: int = 1, use_checklist: bool | None = None) -> None:
+        if n_typos < 1:
+            raise ValueError("n_typos must be at least 1")
+        self.n_typos = n_typos
+        self.use_checklist = use_checklist
+
+    def describe(self) -> dict:
+        return {"kind": self.kind, "n_typos": self.n_typos, "backend": _backend(self.use_checklist)}
+
+    def _apply(self, text: str, rng: random.Random) -> Result:
+        if len(text) < 2:
+            return Result.skip(text, "text too short for a character swap")
+        backend = _backend(self.use_checklist)
+        for _ in range(self.max_tries):  # a swap of two equal characters changes nothing: retry
+            changed = self._swap(text, rng, backend)
+            if changed != text:
+                meta = {"backend": backend, "n_typos": self.n_typos}
+                return Result(text, (Variant(changed, self.kind, "decrease", diff_edits(text, changed), meta),))
+        return Result.skip(text, "every character swap left the text unchanged")
+
+    def _swap(self, text: str, rng: random.Random, backend: str) -> str:
+        if backend == "checklist":
+            perturb = _thirdparty.checklist_perturb()
+            return _np_seeded(rng.randrange(2**32), perturb.add_typos, text, typos=self.n_typos)
+        chars = list(text)
+        for i in [rng.randrange(len(chars) - 1) for _ in range(self.n_typos)]:
+            chars[i], chars[i + 1] = chars[i + 1], chars[i]
+        return "".join(chars)
+
+
+class Contractions(Perturbation):
+    """Expand or contract English contractions (CheckList ``Perturb.contractions``): ``invariant``."""
+
+    kind = "contractions"
+
+    def __init__(self, use_checklist: bool | None = None) -> None:
+        self.use_checklist = use_checklist
+
+    def describe(self) -> dict:
+        return {"kind": self.kind, "backend": _backend(self.use_checklist)}
+
+    def _apply(self, text: str, rng: random.Random) -> Result:
+        backend = _backend(self.use_checklist)
+        if backend == "checklist":
+            perturb = _thirdparty.checklist_perturb()
+            candidates = [("expand", perturb.expand_contractions(text)), ("contract", perturb.contract(text))]
+        else:
+            candidates = [("expand", _fallback(text, expand=True)), ("contract", _fallback(text, expand=False))]
+        variants = tuple(
+            Variant(new, self.kind, "invariant", diff_edits(text, new), {"backend": backend, "direction": d})
+            for d, new in candidates
+            if new != text
+        )
+        if not variants:
+            return Result.skip(text, "no contraction to expand and no expandable phrase to contract")
+        return Result(text, variants)
+
+
+def _fallback(text: str, expand: bool) -> str:
+    table = {v: k for k, v in _FALLBACK_CONTRACTIONS.items()} if expand else _FALLBACK_CONTRACTIONS
+    pattern = re.compile(r"\b(" + "|".join(re.escape(k) for k in table) + r")\b", flags=re.IGNORECASE)
+
+    def replace(match: re.Match) -> str:
+        found = match.group(0)
+        new = table.get(found, table.get(found.lower(), found))
+        return found[0] + new[1:]
+
+    return pattern.sub(replace, text)

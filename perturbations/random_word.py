@@ -1,0 +1,144 @@
+"""Random word replacement (RoMe §4.6 case 3): words at random positions become the token ``AAA``.
+
+Following TextAttack (Morris et al., 2020): a custom ``WordSwap`` whose only candidate is the token,
+``StopwordModification`` (stop words are never replaced) and ``RepeatModification`` (a word is
+replaced once), applied greedily one position at a time; the positions are drawn from the seeded
+generator (TextAttack's greedy search ranks positions with a victim model's score, and a metric
+test has no victim model). "x is a cheap restaurant near y" -> "x is a cheap restaurant AAA AAA".
+Replacing several words yields repeated tokens, the form damage the paper tests: ``decrease``.
+
+Without textattack the same choice runs in pure Python (regex words, the same NLTK stop-word list);
+what is lost is only TextAttack's own tokenisation (``words_from_text``).
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+
+from perturbations import _thirdparty
+from perturbations._text import WORD_RE, word_spans
+from perturbations.base import Edit, Perturbation, Result, Variant, apply_edits
+
+
+@functools.lru_cache(maxsize=1)
+def default_stopwords() -> frozenset[str]:
+    """NLTK's English stop-word list, as TextAttack's ``StopwordModification`` uses by default."""
+    from rome.core import nltk_data
+
+    nltk_data.ensure()
+    from nltk.corpus import stopwords
+
+    return frozenset(stopwords.words("english"))
+
+
+@functools.cache
+def _token_swap_class():
+    """``WordSwap`` subclass built on first use (textattack is imported lazily)."""
+    from textattack.transformations import WordSwap
+
+    class WordSwapToken(WordSwap):
+        """Replace a word by one fixed token (``AAA`` in RoMe's robustness analysis)."""
+
+        def __init__(self, token: str = "AAA") -> None:
+            super().__init__()
+            self.token = token
+
+        def _get_replacement_words(self, word: str) -> list[str]:
+            return [self.token]
+
+    return WordSwapToken
+
+
+class RandomWordReplacement(Perturbation):
+    """Replace ``n_words`` non-stop-words, at seeded random positions, with ``token``."""
+
+    kind = "random_word"
+
+    def __init__(self, n_words: int = 2, token: str = "AAA", stopwords: frozenset[str] | None = None,
+                 use_textattack: bool | None = None) -> None:
+        if n_words < 1:
+            raise ValueError("n_words must be at least 1")
+        self.n_words = n_words
+        self.token = token
+        self._stopwords = stopwords
+        #: None: textattack when importable; False: always the pure-Python path
+        self.use_textattack = use_textattack
+
+    @property
+    def stopwords(self) -> frozenset[str]:
+        return self._stopwords if self._stopwords is not None else default_stopwords()
+
+    def backend(self) -> str:
+        if self.use_textattack is False:
+            return "python"
+        if self.use_textattack or _thirdparty.available("textattack"):
+            return "textattack"
+        return "python"
+
+    def describe(self) -> dict:
+        return {"kind": self.kind, "n_words": self.n_words, "token": self.token, "backend": self.backend()}
+
+    def _apply(self, text: str, rng: random.Random) -> Result:
+        backend = self.backend()
+        if backend == "textattack":
+            state = rng.getstate()
+            try:
+                words, chosen = self._choose_textattack(text, rng)
+                spans = word_spans(text, words)
+            except ValueError:  # TextAttack's tokenisation could not be aligned with the text
+                rng.setstate(state)
+                backend = "python"
+        if backend == "python":
+            words, chosen = self._choose_python(text, rng)
+            spans = [m.span() for m in WORD_RE.finditer(text)]
+        if not chosen:
+            return Result.skip(text, "no word that may be replaced (only stop words, the token or no words)")
+        edits = [Edit(spans[i][0], spans[i][1], words[i], self.token) for i in sorted(chosen)]
+        meta = {"backend": backend, "positions": sorted(chosen), "replaced": [words[i] for i in sorted(chosen)]}
+        if len(chosen) < self.n_words:
+            meta["note"] = f"only {len(chosen)} replaceable word(s), {self.n_words} requested"
+        return Result(text, (Variant(apply_edits(text, edits), self.kind, "decrease", tuple(edits), meta),))
+
+    def _replaceable(self, words: list[str], done: set[int]) -> list[int]:
+        return [i for i, w in enumerate(words)
+                if i not in done and w.lower() not in self.stopwords and w != self.token]
+
+    def _choose_python(self, text: str, rng: random.Random) -> tuple[list[str], list[int]]:
+        words = WORD_RE.findall(text)
+        chosen: list[int] = []
+        for _ in range(self.n_words):
+            candidates = self._replaceable(words, set(chosen))
+            if not candidates:
+                break
+            chosen.append(rng.choice(candidates))
+        return words, chosen
+
+    def _choose_textattack(self, text: str, rng: random.Random) -> tuple[list[str], list[int]]:
+        """Greedy: one word at a time, the candidates being TextAttack's modifiable indices."""
+        _thirdparty.textattack()
+        from textattack.constraints.pre_transformation import RepeatModification, StopwordModification
+        from textattack.shared import AttackedText
+
+        swap = _token_swap_class()(self.token)
+        constraints = [RepeatModification(), StopwordModification(stopwords=self._lowercase_and_title())]
+        current = AttackedText(text)
+        words = list(current.words)
+        chosen: list[int] = []
+        for _ in range(self.n_words):
+            allowed = set(self._replaceable(words, set(chosen)))
+            for constraint in constraints:
+                allowed &= constraint(current, swap)
+            if not allowed:
+                break
+            index = rng.choice(sorted(allowed))
+            swapped = swap(current, pre_transformation_constraints=constraints, indices_to_modify={index})
+            if not swapped:
+                break
+            current = swapped[0]
+            chosen.append(index)
+        return words, chosen
+
+    def _lowercase_and_title(self) -> set[str]:
+        # StopwordModification compares words as written; RoMe's sentences start with capitals.
+        return {v for w in self.stopwords for v in (w, w.capitalize(), w.upper())}
