@@ -16,6 +16,18 @@ if [ ! -f /usr/share/wordnet/index.sense ]; then
   fi
 fi
 
+# Headless Chromium + its WebDriver from Debian for the annotation tool's browser test (optional:
+# without them that one test skips; Selenium never downloads a browser here).
+if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; } \
+      || echo "install.sh: could not install chromium; the browser test will skip" >&2
+  else
+    echo "install.sh: no chromium/chromedriver; the annotation browser test will skip" \
+         "(sudo apt-get install -y chromium chromium-driver)" >&2
+  fi
+fi
+
 pip_install() { "$PY" -m pip install -q --disable-pip-version-check "$@" 2>&1 | grep -v "is ignored: it is neither" || true; }
 # The local CPU wheel first, so no requirement can pull a multi-GB CUDA build.
 "$PY" -c "import torch" 2>/dev/null || pip_install torch==2.13.0

@@ -1,0 +1,161 @@
+"""The annotation web app (Flask): one page, a small JSON API, and its own static files.
+
+The browser never names a file: cases are addressed by their index in the loaded list, the
+annotator is fixed when the server starts, and static files go through Flask's ``safe_join``.
+Every submitted rating is validated (known case, the three known criteria, integers 1-3) before
+anything is written; anything else gets a 4xx and the store is left unchanged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from flask import Flask, abort, jsonify, render_template, request
+from werkzeug.exceptions import HTTPException
+
+from reports.annotate import CRITERIA
+from reports.annotate.cases import Case
+from reports.annotate.store import AnnotationStore, Rating, validate_scores
+from rome.core.errors import InputError
+
+#: host names accepted in the Host header when bound to a loopback address (guards against DNS rebinding)
+LOOPBACK_HOSTS = ["127.0.0.1", "localhost", "[::1]", "::1"]
+#: what the page calls each criterion (the paper's wording)
+LABELS = {"fluency": "Fluency", "semantics": "Semantic correctness", "grammar": "Grammatical correctness"}
+_CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
+        "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+
+
+class Session:
+    """The loaded cases and one annotator's view of the store."""
+
+    def __init__(self, cases: Sequence[Case], store: AnnotationStore, annotator: str):
+        self.cases = list(cases)
+        self.store = store
+        self.annotator = annotator
+        self.index = {case.case_id: i for i, case in enumerate(self.cases)}
+
+    def current_rows(self) -> dict[str, Rating]:
+        """This annotator's rows for the loaded cases whose texts are unchanged since they were rated."""
+        rows = {r.case_id: r for r in self.store.ratings(self.annotator)}
+        return {c.case_id: rows[c.case_id] for c in self.cases
+                if c.case_id in rows and rows[c.case_id].text_hash == c.text_hash}
+
+    def progress(self) -> dict[str, Any]:
+        rows = self.current_rows()
+        done = sum(not r.skipped for r in rows.values())
+        skipped = sum(r.skipped for r in rows.values())
+        untouched = [i for i, c in enumerate(self.cases) if c.case_id not in rows]
+        skipped_at = [i for i, c in enumerate(self.cases) if c.case_id in rows and rows[c.case_id].skipped]
+        resume = (untouched or skipped_at or [0])[0]
+        return {"done": done, "skipped": skipped, "total": len(self.cases), "resume": resume}
+
+    def case_view(self, i: int) -> dict[str, Any]:
+        case = self.cases[i]
+        row = self.current_rows().get(case.case_id)
+        return {"index": i, "case_id": case.case_id, "references": list(case.references),
+                "hypothesis": case.hypothesis, "skipped": bool(row and row.skipped),
+                "ratings": dict(row.scores) if row and not row.skipped else None}
+
+
+def _json_body() -> dict[str, Any]:
+    if not request.is_json:
+        abort(415, "send the body as application/json")
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        abort(400, "the body must be a JSON object")
+    return body
+
+
+def _known_case(session: Session, body: dict[str, Any], allowed: set[str]) -> Case:
+    extra = sorted(set(body) - allowed)
+    if extra:
+        abort(400, f"unknown field {extra[0]!r}")
+    case_id = body.get("case_id")
+    if not isinstance(case_id, str):
+        abort(400, "case_id must be a string")
+    if case_id not in session.index:
+        abort(404, "no such case")
+    return session.cases[session.index[case_id]]
+
+
+def _register_api(app: Flask, session: Session) -> None:
+    @app.get("/api/state")
+    def state():
+        return jsonify(annotator=session.annotator, criteria=list(CRITERIA), **session.progress())
+
+    @app.get("/api/cases/<int:i>")
+    def case(i: int):
+        if not 0 <= i < len(session.cases):
+            abort(404, "no such case")
+        return jsonify(session.case_view(i))
+
+    @app.post("/api/ratings")
+    def rate():
+        body = _json_body()
+        case = _known_case(session, body, {"case_id", "ratings"})
+        try:
+            scores = validate_scores(body.get("ratings"))
+        except InputError as exc:
+            abort(400, str(exc))
+        session.store.save_rating(case.case_id, session.annotator, scores, case.text_hash)
+        return jsonify(ok=True, **session.progress())
+
+    @app.post("/api/skips")
+    def skip():
+        case = _known_case(session, _json_body(), {"case_id"})
+        session.store.save_skip(case.case_id, session.annotator, case.text_hash)
+        return jsonify(ok=True, **session.progress())
+
+
+def _register_guards(app: Flask) -> None:
+    @app.before_request
+    def same_origin_only():
+        """A page on another site must not post ratings here (cross-site request forgery)."""
+        origin = request.headers.get("Origin")
+        if origin is not None and origin != request.host_url.rstrip("/"):
+            abort(403, "cross-origin request refused")
+
+    @app.after_request
+    def security_headers(response):
+        response.headers["Content-Security-Policy"] = _CSP
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        response.headers["Referrer-Policy"] = "no-referrer"
+        response.headers["X-Frame-Options"] = "DENY"
+        if request.path.startswith("/api/"):
+            response.headers["Cache-Control"] = "no-store"
+        return response
+
+    @app.errorhandler(HTTPException)
+    def http_error(exc: HTTPException):
+        if request.path.startswith("/api/"):
+            return jsonify(error=exc.description or exc.name), exc.code
+        return exc
+
+
+def create_app(cases: Sequence[Case], store: AnnotationStore, annotator: str,
+               trusted_hosts: list[str] | None = LOOPBACK_HOSTS) -> Flask:
+    """The app for one annotator; ``trusted_hosts=None`` accepts any Host header (non-loopback binds)."""
+    if not cases:
+        raise InputError("no cases to annotate")
+    app = Flask(__name__, static_folder="static", template_folder="templates")
+    app.config.update(MAX_CONTENT_LENGTH=16 * 1024, TRUSTED_HOSTS=trusted_hosts)
+    session = Session(cases, store, annotator)
+    app.extensions["annotation_session"] = session
+
+    @app.get("/")
+    def page():
+        return render_template("annotate.html", annotator=annotator, total=len(session.cases),
+                               criteria=[(c, LABELS[c]) for c in CRITERIA])
+
+    _register_api(app, session)
+    _register_guards(app)
+    return app
+
+
+def serve(app: Flask, host: str, port: int):
+    """A threaded WSGI server bound to ``host:port`` (port 0: a free one); call ``serve_forever()``."""
+    from werkzeug.serving import make_server
+
+    return make_server(host, port, app, threaded=True)

@@ -1,0 +1,59 @@
+"""The cases to annotate, read from a suite's ``cases.jsonl`` or any JSONL with id/reference/hypothesis."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from rome.core.errors import InputError
+from rome.core.jsonl import read_jsonl, require_text
+
+
+@dataclass(frozen=True)
+class Case:
+    """One reference/hypothesis pair; ``references`` holds one or more references."""
+
+    case_id: str
+    references: tuple[str, ...]
+    hypothesis: str
+
+    @property
+    def text_hash(self) -> str:
+        """Fingerprint of the texts, so a rating is not silently carried over to a changed case."""
+        payload = json.dumps([self.references, self.hypothesis], ensure_ascii=False)
+        return hashlib.sha256(payload.encode("utf-8")).hexdigest()[:16]
+
+
+def _case_from(obj: dict, where: str) -> Case:
+    """Suite output (``case_id``, ``reference``, ``variant``) or plain (``id``, ``reference``, ``hypothesis``)."""
+    if "case_id" in obj and "variant" in obj:
+        key, hyp_key = "case_id", "variant"
+    elif "id" in obj and "hypothesis" in obj:
+        key, hyp_key = "id", "hypothesis"
+    else:
+        raise InputError(f"{where}: expected fields case_id/reference/variant (a suite's cases.jsonl) "
+                         "or id/reference/hypothesis")
+    case_id = obj[key]
+    if not isinstance(case_id, (str, int)) or isinstance(case_id, bool) or not str(case_id).strip():
+        raise InputError(f"{where}: field {key!r} must be a non-empty string or an integer")
+    reference = require_text(obj, "reference", where, allow_list=True)
+    hypothesis = require_text(obj, hyp_key, where)
+    references = (reference,) if isinstance(reference, str) else tuple(reference)
+    return Case(str(case_id), references, hypothesis)
+
+
+def load_cases(path: str | Path) -> list[Case]:
+    """All cases of ``path`` in file order; duplicate ids and empty files are input errors."""
+    cases: list[Case] = []
+    seen: dict[str, int] = {}
+    for number, obj in read_jsonl(path):
+        case = _case_from(obj, f"{path}:{number}")
+        if case.case_id in seen:
+            raise InputError(f"{path}:{number}: duplicate id {case.case_id!r} (first on line {seen[case.case_id]})")
+        seen[case.case_id] = number
+        cases.append(case)
+    if not cases:
+        raise InputError(f"{path}: no cases")
+    return cases

@@ -1,0 +1,204 @@
+// rome annotate: one case at a time, three 1-3 ratings, saved to the server on each submit.
+// Texts are inserted with textContent only, so a case containing markup shows as text.
+"use strict";
+
+(() => {
+  const CRITERIA = ["fluency", "semantics", "grammar"];
+  const $ = (id) => document.getElementById(id);
+  const ui = {
+    view: null,        // the case shown: {index, case_id, references, hypothesis, ratings, skipped}
+    ratings: {},       // the ratings on screen for this case
+    active: 0,         // index into CRITERIA of the highlighted criterion
+    drafts: new Map(), // index -> partial ratings not yet saved (kept while the page is open)
+    progress: null,    // {done, skipped, total, resume}
+    busy: false,
+  };
+
+  async function api(path, body) {
+    const options = body === undefined ? {} : {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    };
+    const response = await fetch(path, options);
+    const data = await response.json().catch(() => ({}));
+    if (!response.ok) throw new Error(data.error || `${response.status} ${response.statusText}`);
+    return data;
+  }
+
+  function say(text, kind = "info") {
+    const box = $("message");
+    box.textContent = text;
+    box.className = kind;
+  }
+
+  function showProgress(progress) {
+    ui.progress = progress;
+    const skipped = progress.skipped ? `, ${progress.skipped} skipped` : "";
+    $("progress-text").textContent = `${progress.done} / ${progress.total} rated${skipped}`;
+    $("progress-bar").value = progress.done;
+  }
+
+  function isComplete(ratings) {
+    return CRITERIA.every((c) => [1, 2, 3].includes(ratings[c]));
+  }
+
+  function isUnsaved() {
+    const saved = ui.view && ui.view.ratings;
+    return CRITERIA.some((c) => ui.ratings[c] !== undefined && (!saved || saved[c] !== ui.ratings[c]));
+  }
+
+  function render() {
+    const view = ui.view;
+    $("position").textContent = String(view.index + 1);
+    $("case-id").textContent = view.case_id;
+    const refs = view.references.map((text) => {
+      const block = document.createElement("div");
+      block.className = "reference";
+      block.textContent = text;
+      return block;
+    });
+    $("reference").replaceChildren(...refs);
+    $("hypothesis").textContent = view.hypothesis;
+    const status = $("status");
+    status.textContent = view.ratings ? "saved" : view.skipped ? "skipped" : "not rated";
+    status.dataset.state = view.ratings ? "saved" : view.skipped ? "skipped" : "new";
+    if (isUnsaved()) {
+      status.textContent = "unsaved changes";
+      status.dataset.state = "unsaved";
+    }
+    for (const [i, criterion] of CRITERIA.entries()) {
+      const fieldset = document.querySelector(`fieldset[data-criterion="${criterion}"]`);
+      fieldset.classList.toggle("active", i === ui.active);
+      for (const button of fieldset.querySelectorAll("button")) {
+        const chosen = Number(button.dataset.value) === ui.ratings[criterion];
+        button.classList.toggle("chosen", chosen);
+        button.setAttribute("aria-pressed", String(chosen));
+      }
+    }
+    $("prev").disabled = view.index === 0;
+    $("next").disabled = view.index === ui.progress.total - 1;
+  }
+
+  async function load(index) {
+    const view = await api(`/api/cases/${index}`);
+    ui.view = view;
+    ui.ratings = { ...(ui.drafts.get(index) || view.ratings || {}) };
+    ui.active = Math.max(0, CRITERIA.findIndex((c) => ui.ratings[c] === undefined));
+    render();
+  }
+
+  function stashDraft() {
+    if (!ui.view) return;
+    if (isUnsaved()) ui.drafts.set(ui.view.index, { ...ui.ratings });
+    else ui.drafts.delete(ui.view.index);
+  }
+
+  function rate(criterion, value) {
+    ui.ratings[criterion] = value;
+    const next = CRITERIA.findIndex((c, i) => i > CRITERIA.indexOf(criterion) && ui.ratings[c] === undefined);
+    ui.active = next >= 0 ? next : Math.min(CRITERIA.indexOf(criterion) + 1, CRITERIA.length - 1);
+    say("");
+    render();
+  }
+
+  function nextIndex(progress) {
+    const after = ui.view.index + 1;
+    if (after < progress.total) return after;
+    return progress.done < progress.total ? progress.resume : ui.view.index;
+  }
+
+  async function submit() {
+    if (!isComplete(ui.ratings)) {
+      const missing = CRITERIA.filter((c) => ui.ratings[c] === undefined).join(", ");
+      say(`Rate every criterion first (missing: ${missing}).`, "warn");
+      return false;
+    }
+    const progress = await api("/api/ratings", { case_id: ui.view.case_id, ratings: ui.ratings });
+    ui.drafts.delete(ui.view.index);
+    ui.view.ratings = { ...ui.ratings };
+    showProgress(progress);
+    return true;
+  }
+
+  async function saveAndNext() {
+    if (!(await submit())) return;
+    const target = nextIndex(ui.progress);
+    if (ui.progress.done === ui.progress.total) say(`All ${ui.progress.total} cases rated. Thank you!`, "done");
+    else say(`Saved ${ui.view.case_id}.`);
+    if (target !== ui.view.index) await load(target);
+    else render();
+  }
+
+  async function skip() {
+    const progress = await api("/api/skips", { case_id: ui.view.case_id });
+    ui.drafts.delete(ui.view.index);
+    showProgress(progress);
+    say(`Skipped ${ui.view.case_id}.`);
+    await load(nextIndex(progress));
+  }
+
+  async function move(delta) {
+    const target = ui.view.index + delta;
+    if (target < 0 || target >= ui.progress.total) return;
+    if (isUnsaved() && isComplete(ui.ratings)) await submit();
+    stashDraft();
+    await load(target);
+  }
+
+  // Runs one action at a time, so fast key presses cannot interleave two saves.
+  function guarded(action) {
+    return async (...args) => {
+      if (ui.busy) return;
+      ui.busy = true;
+      try {
+        await action(...args);
+      } catch (error) {
+        say(`Not saved: ${error.message}`, "error");
+      } finally {
+        ui.busy = false;
+      }
+    };
+  }
+
+  function onKey(event) {
+    if (event.ctrlKey || event.metaKey || event.altKey || !ui.view) return;
+    const key = event.key;
+    if (key === "1" || key === "2" || key === "3") rate(CRITERIA[ui.active], Number(key));
+    else if (key === "ArrowDown") { ui.active = Math.min(ui.active + 1, CRITERIA.length - 1); render(); }
+    else if (key === "ArrowUp") { ui.active = Math.max(ui.active - 1, 0); render(); }
+    else if (key === "Enter") guarded(saveAndNext)();
+    else if (key === "ArrowRight") guarded(move)(1);
+    else if (key === "ArrowLeft") guarded(move)(-1);
+    else if (key === "s" || key === "S") guarded(skip)();
+    else if (key === "?") $("help").open = !$("help").open;
+    else return;
+    event.preventDefault();
+  }
+
+  async function start() {
+    for (const fieldset of document.querySelectorAll("fieldset.criterion")) {
+      for (const button of fieldset.querySelectorAll("button")) {
+        button.addEventListener("click", () => {
+          ui.active = CRITERIA.indexOf(fieldset.dataset.criterion);
+          rate(fieldset.dataset.criterion, Number(button.dataset.value));
+        });
+      }
+    }
+    $("save").addEventListener("click", guarded(saveAndNext));
+    $("skip").addEventListener("click", guarded(skip));
+    $("prev").addEventListener("click", guarded(move).bind(null, -1));
+    $("next").addEventListener("click", guarded(move).bind(null, 1));
+    document.addEventListener("keydown", onKey);
+    window.addEventListener("beforeunload", (event) => {
+      if (isUnsaved()) event.preventDefault();
+    });
+    const state = await api("/api/state");
+    showProgress(state);
+    await load(state.resume);
+    if (state.done === state.total) say(`All ${state.total} cases rated; you can review them.`, "done");
+    document.body.dataset.ready = "true";
+  }
+
+  document.addEventListener("DOMContentLoaded", guarded(start));
+})();

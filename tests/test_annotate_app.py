@@ -1,0 +1,205 @@
+"""The annotation app's API and safety (Flask test client), and the ``rome annotate`` command line."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from http.client import HTTPConnection
+from urllib.parse import urlsplit
+
+import pytest
+
+from reports.annotate.app import create_app
+from reports.annotate.cases import load_cases
+from reports.annotate.store import AnnotationStore
+from rome.cli import main
+
+XSS = "<script>alert('x')</script> serves <b>cheap</b> food"
+CASES = [
+    {"id": "c1", "reference": "the hotel drisco is pricey .", "hypothesis": "teh hotel drisco is pricey ."},
+    {"id": "c2", "reference": "x serves cheap food .", "hypothesis": XSS},
+    {"id": "c3", "reference": ["the cafe is near x .", "x is close to the cafe ."], "hypothesis": "the cafe naer x"},
+]
+GOOD = {"fluency": 2, "semantics": 3, "grammar": 1}
+
+
+@pytest.fixture
+def cases_file(tmp_path):
+    path = tmp_path / "cases.jsonl"
+    path.write_text("".join(json.dumps(c) + "\n" for c in CASES), encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def served(tmp_path, cases_file):
+    store = AnnotationStore(tmp_path / "store.sqlite")
+    app = create_app(load_cases(cases_file), store, "alice <b>&</b>")
+    yield app.test_client(), store
+    store.close()
+
+
+def post(client, path, body, **kwargs):
+    return client.post(path, data=body if isinstance(body, str) else json.dumps(body),
+                       content_type=kwargs.pop("content_type", "application/json"), **kwargs)
+
+
+def test_rate_skip_and_resume(served):
+    client, store = served
+    assert client.get("/api/state").get_json() | {"criteria": None} == {
+        "annotator": "alice <b>&</b>", "criteria": None, "done": 0, "skipped": 0, "total": 3, "resume": 0}
+    reply = post(client, "/api/ratings", {"case_id": "c1", "ratings": GOOD})
+    assert reply.status_code == 200 and reply.get_json()["done"] == 1 and reply.get_json()["resume"] == 1
+    assert post(client, "/api/skips", {"case_id": "c2"}).get_json() | {"ok": None} == {
+        "ok": None, "done": 1, "skipped": 1, "total": 3, "resume": 2}
+    view = client.get("/api/cases/0").get_json()
+    assert view["ratings"] == GOOD and view["references"] == ["the hotel drisco is pricey ."]
+    assert client.get("/api/cases/2").get_json()["references"] == CASES[2]["reference"]
+    post(client, "/api/ratings", {"case_id": "c3", "ratings": GOOD})
+    assert client.get("/api/state").get_json()["resume"] == 1  # only the skipped case is left
+    assert [(r.case_id, r.annotator) for r in store.ratings()] == [
+        ("c1", "alice <b>&</b>"), ("c2", "alice <b>&</b>"), ("c3", "alice <b>&</b>")]
+
+
+def test_texts_and_names_are_escaped(served):
+    client, _ = served
+    page = client.get("/").get_data(as_text=True)
+    assert "alice &lt;b&gt;&amp;&lt;/b&gt;" in page and "<b>&</b>" not in page
+    csp = client.get("/").headers["Content-Security-Policy"]
+    assert "script-src 'self'" in csp and "unsafe-inline" not in csp
+    reply = client.get("/api/cases/1")
+    assert reply.mimetype == "application/json" and reply.get_json()["hypothesis"] == XSS
+    js = client.get("/static/annotate.js").get_data(as_text=True)
+    assert "innerHTML" not in js and "insertAdjacentHTML" not in js and ".textContent = view.hypothesis" in js
+
+
+BAD_REQUESTS = [
+    ({"case_id": "c1", "ratings": {**GOOD, "fluency": 4}}, 400, "from 1 to 3"),
+    ({"case_id": "c1", "ratings": {**GOOD, "fluency": 0}}, 400, "from 1 to 3"),
+    ({"case_id": "c1", "ratings": {**GOOD, "fluency": 2.5}}, 400, "integer"),
+    ({"case_id": "c1", "ratings": {**GOOD, "fluency": "3"}}, 400, "integer"),
+    ({"case_id": "c1", "ratings": {**GOOD, "fluency": True}}, 400, "integer"),
+    ({"case_id": "c1", "ratings": {**GOOD, "style": 2}}, 400, "unknown criterion"),
+    ({"case_id": "c1", "ratings": {"fluency": 2}}, 400, "missing rating"),
+    ({"case_id": "c1", "ratings": [2, 3, 1]}, 400, "must be an object"),
+    ({"case_id": "c1"}, 400, "must be an object"),
+    ({"case_id": "nope", "ratings": GOOD}, 404, "no such case"),
+    ({"case_id": "../../etc/passwd", "ratings": GOOD}, 404, "no such case"),
+    ({"case_id": 1, "ratings": GOOD}, 400, "case_id must be a string"),
+    ({"case_id": "c1", "ratings": GOOD, "annotator": "mallory"}, 400, "unknown field 'annotator'"),
+    ('{"case_id": "c1", "ratings": ', 400, "JSON object"),
+    ("[1, 2, 3]", 400, "JSON object"),
+    ("", 400, "JSON object"),
+]
+
+
+@pytest.mark.parametrize("body, status, message", BAD_REQUESTS)
+def test_bad_ratings_rejected_and_store_unchanged(served, body, status, message):
+    client, store = served
+    post(client, "/api/ratings", {"case_id": "c2", "ratings": GOOD})
+    before = store.ratings()
+    reply = post(client, "/api/ratings", body)
+    assert reply.status_code == status and message in reply.get_json()["error"]
+    assert store.ratings() == before
+
+
+def test_other_rejections_leave_store_unchanged(served):
+    client, store = served
+    assert post(client, "/api/ratings", json.dumps({"case_id": "c1", "ratings": GOOD}),
+                content_type="text/plain").status_code == 415
+    assert post(client, "/api/ratings", {"case_id": "c1", "ratings": GOOD},
+                headers={"Origin": "http://evil.example"}).status_code == 403
+    assert post(client, "/api/ratings", {"case_id": "c1", "ratings": GOOD, "pad": "x" * 20000}).status_code == 413
+    assert post(client, "/api/skips", {"case_id": "zzz"}).status_code == 404
+    assert client.get("/api/ratings").status_code == 405
+    assert client.get("/api/cases/3").status_code == 404
+    assert client.get("/api/cases/-1").status_code == 404
+    assert client.get("/", headers={"Host": "rebind.example"}).status_code == 400  # DNS rebinding
+    assert store.ratings() == []
+    same_origin = post(client, "/api/ratings", {"case_id": "c1", "ratings": GOOD}, headers={"Origin": "http://localhost"})
+    assert same_origin.status_code == 200 and len(store.ratings()) == 1
+
+
+@pytest.mark.parametrize("path", [
+    "/static/../../etc/passwd", "/static/%2e%2e/%2e%2e/etc/passwd", "/static/..%2f..%2fetc/passwd",
+    "/static/%2e%2e%2fapp.py", "/static/../app.py", "/static//etc/passwd", "/../../etc/passwd",
+    "/static/..\\app.py", "/etc/passwd", "/api/cases/..%2f..%2fetc%2fpasswd", "/cases.jsonl", "/store.sqlite",
+])
+def test_no_file_outside_the_static_folder(served, path):
+    client, _ = served
+    reply = client.get(path, follow_redirects=True)  # "//" redirects to the merged path, then 404
+    assert reply.status_code in (400, 404)
+    body = reply.get_data(as_text=True)
+    assert "root:" not in body and "create_app" not in body
+    assert client.get("/static/annotate.css").status_code == 200
+
+
+def test_cli_serve_errors_exit_2(tmp_path, cases_file, capsys):
+    assert main(["annotate", "--annotator", "a"]) == 2
+    assert "--cases" in capsys.readouterr().err
+    assert main(["annotate", "--cases", str(cases_file)]) == 2
+    assert "--annotator" in capsys.readouterr().err
+    assert main(["annotate", "--cases", str(tmp_path / "missing.jsonl"), "--annotator", "a"]) == 2
+    assert "no such file" in capsys.readouterr().err
+    assert main(["annotate", "export", "--store", str(tmp_path / "none.sqlite"), "--out", str(tmp_path / "o")]) == 2
+    assert "no such annotation store" in capsys.readouterr().err
+
+
+def test_cli_export_and_agreement(tmp_path, capsys):
+    with AnnotationStore(tmp_path / "s.sqlite") as store:
+        for case, (x, y) in enumerate([(1, 1), (2, 2), (3, 3), (3, 1)]):
+            store.save_rating(f"c{case}", "alice", {"fluency": x, "semantics": x, "grammar": x}, "h")
+            store.save_rating(f"c{case}", "bob", {"fluency": y, "semantics": y, "grammar": y}, "h")
+    out = tmp_path / "a.jsonl"
+    assert main(["annotate", "export", "--store", str(tmp_path / "s.sqlite"), "--out", str(out)]) == 0
+    assert len(out.read_text().splitlines()) == 8
+    assert main(["annotate", "agreement", "--store", str(tmp_path / "s.sqlite"), "--json", str(tmp_path / "k.json")]) == 0
+    text = capsys.readouterr().out
+    # p_o = 3/4, marginals alice (1, 1, 2), bob (2, 1, 1) -> p_e = 5/16, κ = (3/4 - 5/16) / (11/16) = 7/11
+    assert "fluency" in text and f"{7 / 11:.3f}" in text and "c3  fluency: alice=3, bob=1" in text
+    assert json.loads((tmp_path / "k.json").read_text())["criteria"][0]["kappa"] == pytest.approx(7 / 11)
+
+
+def _start_server(cases_file, store_path):
+    cmd = [sys.executable, "-c", "import sys; from rome.cli import main; sys.exit(main())", "annotate",
+           "--cases", str(cases_file), "--annotator", "alice", "--store", str(store_path), "--port", "0"]
+    proc = subprocess.Popen(cmd, stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        line = proc.stderr.readline()
+        found = re.search(r"open (http://127\.0\.0\.1:\d+)/", line)
+        if found:
+            return proc, found.group(1)
+        if not line and proc.poll() is not None:
+            break
+    proc.kill()
+    raise AssertionError("the annotation server did not start")
+
+
+def test_killed_server_keeps_every_saved_rating(tmp_path, cases_file):
+    store_path = tmp_path / "store.sqlite"
+    proc, url = _start_server(cases_file, store_path)
+    try:
+        for case_id in ("c1", "c2"):
+            request = urllib.request.Request(f"{url}/api/ratings", method="POST",
+                                             data=json.dumps({"case_id": case_id, "ratings": GOOD}).encode(),
+                                             headers={"Content-Type": "application/json"})
+            with urllib.request.urlopen(request, timeout=10) as reply:
+                assert json.load(reply)["done"] == (1 if case_id == "c1" else 2)
+        for raw in ("/static/../../../../etc/passwd", "/static/%2e%2e/%2e%2e/%2e%2e/etc/passwd"):
+            conn = HTTPConnection(urlsplit(url).netloc, timeout=10)  # sends the path exactly as written
+            conn.request("GET", raw)
+            reply = conn.getresponse()
+            assert reply.status == 404 and b"root:" not in reply.read()
+            conn.close()
+    finally:
+        proc.send_signal(signal.SIGKILL)  # no clean shutdown: only what was committed survives
+        proc.wait(timeout=10)
+        proc.stderr.close()
+    with AnnotationStore(store_path, create=False) as store:
+        assert [(r.case_id, dict(r.scores)) for r in store.ratings()] == [("c1", GOOD), ("c2", GOOD)]
