@@ -29,10 +29,11 @@ PRONOUN_AGREEMENT = {
     "everything": "3s", "something": "3s", "nothing": "3s", "anything": "3s",
     "everyone": "3s", "someone": "3s", "everybody": "3s", "somebody": "3s",
 }
-#: verbs whose "object" does not passivize ("The hotel has wifi" -/-> "Wifi is had by the hotel")
-STATIVE_VERBS = frozenset({
+#: verbs whose "object" does not passivize ("The hotel has wifi" -/-> "Wifi is had by the hotel");
+#: "care" because the data's "if you do not care the area" has no passive either
+NON_PASSIVE_VERBS = frozenset({
     "have", "lack", "resemble", "cost", "weigh", "get", "become", "equal", "fit", "suit",
-    "mean", "contain", "last", "measure", "total", "number", "seem", "let", "want", "need",
+    "mean", "contain", "last", "measure", "total", "number", "seem", "let", "want", "need", "care",
 })
 #: light-verb idioms whose bare noun is not a real patient ("take place", "make sense")
 LIGHT_VERBS = frozenset({"take", "make", "have", "give", "do", "pay", "lose", "keep", "catch"})
@@ -44,6 +45,7 @@ BLOCKING_DEPS = {
     "expl": "existential 'there' clause", "dative": "double object (dative)",
     "oprd": "object predicate", "ccomp": "clausal complement", "xcomp": "open clausal complement",
     "attr": "copular clause", "acomp": "copular clause", "csubj": "clausal subject",
+    "dep": "unclear attachment", "appos": "unclear attachment", "meta": "unclear attachment",
 }
 BE = {("present", "1s"): "am", ("present", "3s"): "is", ("present", "pl"): "are",
       ("past", "1s"): "was", ("past", "3s"): "was", ("past", "pl"): "were"}
@@ -140,10 +142,13 @@ def find_clause(parsed: ParsedText, root: Token) -> Clause:
         raise Skip("several subjects or objects")
     subject, obj = subjects[0], objects[0]
     check_arguments(parsed, root, subject, obj)
+    check_verb_form(root)
     subj_span, obj_span = subtree_span(parsed, subject.i), subtree_span(parsed, obj.i)
+    check_spans(parsed, subj_span, obj_span, children)
     auxiliaries = tuple(c for c in children if c.dep == "aux")
     particle = next((c for c in children if c.dep == "prt"), None)
     pre_verb = check_order(parsed, root, subj_span, obj_span, auxiliaries, particle)
+    check_agreement(parsed, subject, auxiliaries[0] if auxiliaries else root)
     return Clause(subj_span, obj_span, obj.i, root, auxiliaries, pre_verb, particle, sentence[0])
 
 
@@ -166,8 +171,8 @@ def _reaches(parsed: ParsedText, i: int, root: int) -> bool:
 
 def check_arguments(parsed: ParsedText, verb: Token, subject: Token, obj: Token) -> None:
     lemma = verb.lemma.lower()
-    if lemma in STATIVE_VERBS:
-        raise Skip(f"stative verb '{verb.text}' does not passivize")
+    if lemma in NON_PASSIVE_VERBS:
+        raise Skip(f"verb '{verb.text}' does not passivize")
     if subject.text.lower() in WH_WORDS or obj.text.lower() in WH_WORDS or subject.tag.startswith("W"):
         raise Skip("question or relative clause")
     if obj.text.lower() in REFLEXIVE or obj.text.lower() in ("other", "another"):
@@ -178,6 +183,43 @@ def check_arguments(parsed: ParsedText, verb: Token, subject: Token, obj: Token)
         raise Skip(f"light-verb idiom '{verb.text} {obj.text}'")
     if any(t.tag in ("WDT", "WP", "WP$") for t in parsed.tokens[: verb.i]):
         raise Skip("question or relative clause")
+
+
+def check_verb_form(verb: Token) -> None:
+    """The verb must be a form lemminflect's lexicon knows (misparses like "gluten free" are verbs to spaCy)."""
+    from lemminflect import getAllInflections
+
+    forms = {f for group in getAllInflections(verb.lemma.lower(), upos="VERB").values() for f in group}
+    if verb.text.lower() not in forms:
+        raise Skip(f"'{verb.text}' is not a known form of the verb '{verb.lemma}'")
+
+
+def check_spans(parsed: ParsedText, subj: tuple[int, int], obj: tuple[int, int], verb_children: list[Token]) -> None:
+    """Refuse what the moved phrases would break: split suffixes, negative polarity, inner commas."""
+    after_obj = parsed.tokens[obj[1] + 1] if obj[1] + 1 < len(parsed.tokens) else None
+    for tok in (*parsed.tokens[subj[0] : subj[1] + 2], *parsed.tokens[obj[0] : obj[1] + 2]):
+        if len(tok.text) > 1 and tok.text[0] == "-" and tok.text[1:].isalpha():
+            raise Skip(f"split suffix '{tok.text}' (number unknown)")  # the data's "hotel -s"
+    negated = any(c.dep == "neg" for c in verb_children)
+    if negated and parsed.tokens[obj[0]].text.lower().startswith("any"):
+        raise Skip("negative-polarity 'any' object cannot become the subject")
+    if parsed.tokens[obj[1]].pos == "PUNCT" or parsed.tokens[subj[1]].pos == "PUNCT":
+        raise Skip("phrase ends in punctuation (misparse)")
+    subject_commas = any(t.text == "," for t in parsed.tokens[subj[0] : subj[1] + 1])
+    if subject_commas and after_obj is not None and after_obj.pos != "PUNCT":
+        raise Skip("subject with an inner comma would need another comma as agent")
+
+
+def check_agreement(parsed: ParsedText, subject: Token, finite: Token) -> None:
+    """A present-tense active verb that disagrees with its subject ("pizza try") means a misparse or bad input."""
+    if finite.tag not in ("VBZ", "VBP"):
+        return
+    try:
+        person = agreement(parsed, subject)
+    except Skip:
+        return
+    if (finite.tag == "VBZ") != (person == "3s"):
+        raise Skip(f"subject '{subject.text}' and verb '{finite.text}' disagree")
 
 
 def check_order(parsed: ParsedText, verb: Token, subj: tuple[int, int], obj: tuple[int, int],
@@ -195,6 +237,13 @@ def check_order(parsed: ParsedText, verb: Token, subj: tuple[int, int], obj: tup
         raise Skip("material between subject and verb")
     if any(a.i > verb.i for a in auxiliaries):
         raise Skip("unusual word order")
+    if any(a.i < subj[0] for a in auxiliaries):
+        raise Skip("question (auxiliary before the subject)")
+    after = [c for c in parsed.children(verb.i) if c.i > obj[1]]
+    if any(c.dep in ("conj", "cc") for c in after):
+        raise Skip("coordination after the object")
+    if any(c.dep in ("prep", "agent") and c.text.lower() == "by" for c in after):
+        raise Skip("a 'by' phrase already follows the object")
     between = parsed.tokens[verb.i + 1 : obj[0]]
     if any(t is not particle for t in between):
         raise Skip("material between verb and object")
@@ -296,6 +345,13 @@ def as_subject(parsed: ParsedText, span: tuple[int, int], sentence_initial: bool
     return text[:1].upper() + text[1:] if sentence_initial else text
 
 
+def comma_like(parsed: ParsedText, span: tuple[int, int]) -> str:
+    """A closing comma spaced like the phrase's own commas (the data writes " , ")."""
+    inner = next(t for t in parsed.tokens[span[0] : span[1] + 1] if t.text == ",")
+    spaced = inner.i > 0 and parsed.tokens[inner.i - 1].whitespace != ""
+    return " ," if spaced else ","
+
+
 def as_agent(parsed: ParsedText, span: tuple[int, int], sentence_initial: bool) -> str:
     text = span_text(parsed, span)
     if span[0] == span[1] and text.lower() in OBJECTIVE:
@@ -315,7 +371,10 @@ def rewrite_clause(parsed: ParsedText, clause: Clause) -> Edit:
     if clause.particle is not None:
         verb_group += " " + clause.particle.text
     initial = clause.subject[0] == clause.sentence_start
-    new = (f"{as_subject(parsed, clause.object, initial)} {verb_group} "
+    subject = as_subject(parsed, clause.object, initial)
+    if any(t.text == "," for t in parsed.tokens[clause.object[0] : clause.object[1] + 1]):
+        subject += comma_like(parsed, clause.object)  # "X, a cheap restaurant, was recommended"
+    new = (f"{subject} {verb_group} "
            f"by {as_agent(parsed, clause.subject, initial)}")
     last = clause.object[1]
     if clause.particle is not None and clause.particle.i == last + 1:

