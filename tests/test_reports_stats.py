@@ -64,6 +64,16 @@ def test_resampled_pearson_and_kendall_match_scipy_row_by_row():
         np.testing.assert_allclose(got, want, atol=1e-12)
 
 
+def test_kendall_pair_matrix_path_equals_scipy_with_heavy_ties(monkeypatch):
+    rng = np.random.default_rng(4)
+    x, y = rng.integers(1, 7, size=60).astype(float), rng.integers(1, 4, size=60) / 2
+    indices = stats.bootstrap_indices(60, 40, seed=9)
+    fast = stats.resampled_coefficients(x, y, "kendall", indices)
+    monkeypatch.setattr(stats, "KENDALL_MATRIX_LIMIT", 0)  # force the scipy loop
+    slow = stats.resampled_coefficients(x, y, "kendall", indices)
+    np.testing.assert_allclose(fast, slow, atol=1e-12)
+
+
 def test_bootstrap_is_seeded_and_draws_from_default_rng():
     indices = stats.bootstrap_indices(7, 5, seed=42)
     np.testing.assert_array_equal(indices, np.random.default_rng(42).integers(0, 7, size=(5, 7)))
