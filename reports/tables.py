@@ -8,6 +8,7 @@ tables are simple string grids; pandas' renderers would add a dependency for no 
 from __future__ import annotations
 
 import csv
+import functools
 import html
 import io
 import math
@@ -36,6 +37,7 @@ def fmt(value: float | None, digits: int = 2) -> str:
     return f"{value:.{digits}f}"
 
 
+@functools.lru_cache(maxsize=1)
 def provenance() -> str:
     """``commit <hash>[+dirty], <UTC time>``: which code produced a table, and when."""
     try:

@@ -21,7 +21,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
     c = kinds.add_parser("correlation", help="correlate every metric with human judgments")
     c.add_argument("--dataset", required=True,
-                   help="bagel | sfhotel | sfrest | webnlg2017 (with --path) | a JSONL file in the item format")
+                   help="bagel | sfhotel | sfrest | webnlg2017 (with --path) | a JSONL file in the item format "
+                        "(a .csv path is read as the WebNLG 2017 format)")
     c.add_argument("--path", type=Path, default=None, help="the data file (required for webnlg2017)")
     c.add_argument("--reference", choices=("human", "mr"), default="human",
                    help="human references, or the meaning representation as text (RoMe Table 1)")
