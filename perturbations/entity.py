@@ -1,0 +1,167 @@
+"""Entity replacement (RoMe §4.6 case 1, CheckList style): named entities swapped for others of the type.
+
+"The population of Germany" -> "The population of England". Entities are found with the project's
+parser (``rome.core.parsing.get_parser()``: spaCy by default, Stanza when the user has its models).
+Replacements come first from the *dataset being perturbed* (an :class:`EntityPool`, built with
+:meth:`EntityReplacement.from_corpus`), as in the paper; an entity the pool cannot replace falls
+back to CheckList's ``Perturb.change_names`` (PERSON), ``change_location`` (GPE, CheckList's city and
+country lists) and ``change_number`` (numbers within 20 %, in CARDINAL/MONEY/QUANTITY/PERCENT).
+
+Expectation: ``decrease``. The paper calls this an INV test after CheckList, whose INV tests
+classifiers whose label must not change; a reference-based metric compares the variant with a
+reference that still names the original entity, so the meaning differs and the score should drop.
+``expectation="invariant"`` is accepted for users who test something else (e.g. a reference-free
+fluency score, which a name swap should not move), and is recorded in the variant.
+
+Without checklist only the dataset pool is used (the lexicon fall-back is lost); say so in ``meta``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from perturbations import _thirdparty
+from perturbations.base import Edit, Expectation, Perturbation, Result, Variant, apply_edits
+
+#: CheckList's perturbation for each entity label it can handle.
+CHECKLIST_FUNCTIONS = {
+    "PERSON": "change_names",
+    "GPE": "change_location",
+    "CARDINAL": "change_number",
+    "MONEY": "change_number",
+    "QUANTITY": "change_number",
+    "PERCENT": "change_number",
+}
+
+
+@dataclass(frozen=True)
+class EntityPool:
+    """Distinct entity strings per label, sorted so a seeded choice is reproducible."""
+
+    by_label: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+    @classmethod
+    def from_mapping(cls, pool: Mapping[str, Iterable[str]]) -> EntityPool:
+        return cls({label: tuple(sorted(set(texts))) for label, texts in pool.items()})
+
+    @classmethod
+    def from_corpus(cls, texts: Iterable[str], parser=None) -> EntityPool:
+        """Collect the named entities of ``texts`` (parsed in one batch)."""
+        from rome.core.parsing import get_parser
+
+        parser = parser or get_parser()
+        found: dict[str, set[str]] = {}
+        texts = [t for t in texts if isinstance(t, str) and t.strip()]
+        for parsed in parser.parse(texts):
+            for ent in parsed.entities:
+                found.setdefault(ent.label, set()).add(ent.text.strip())
+        return cls.from_mapping(found)
+
+    def candidates(self, label: str, current: str) -> list[str]:
+        return [t for t in self.by_label.get(label, ()) if t.casefold() != current.strip().casefold()]
+
+    def __len__(self) -> int:
+        return sum(len(v) for v in self.by_label.values())
+
+
+class EntityReplacement(Perturbation):
+    """Replace ``"all"`` named entities, or ``"one"`` chosen at random, by same-type entities."""
+
+    kind = "entity"
+
+    def __init__(
+        self,
+        pool: EntityPool | Mapping[str, Iterable[str]] | None = None,
+        mode: Literal["all", "one"] = "all",
+        use_checklist: bool | None = None,
+        expectation: Expectation = "decrease",
+        parser: str | None = None,
+    ) -> None:
+        if mode not in ("all", "one"):
+            raise ValueError("mode must be 'all' or 'one'")
+        if expectation not in ("decrease", "invariant"):
+            raise ValueError("expectation must be 'decrease' or 'invariant'")
+        if pool is not None and not isinstance(pool, EntityPool):
+            pool = EntityPool.from_mapping(pool)
+        self.pool = pool or EntityPool()
+        self.mode = mode
+        self.use_checklist = use_checklist
+        self.expectation = expectation
+        self.parser_name = parser
+
+    @classmethod
+    def from_corpus(cls, texts: Iterable[str], parser: str | None = None, **kwargs) -> EntityReplacement:
+        """A replacement drawing from the entities of ``texts`` (the dataset being perturbed)."""
+        from rome.core.parsing import get_parser
+
+        return cls(EntityPool.from_corpus(texts, get_parser(parser)), parser=parser, **kwargs)
+
+    def _checklist_on(self) -> bool:
+        return self.use_checklist is not False and (self.use_checklist or _thirdparty.available("checklist"))
+
+    def describe(self) -> dict:
+        return {"kind": self.kind, "mode": self.mode, "pool_size": len(self.pool), "checklist": self._checklist_on(),
+                "expectation": self.expectation}
+
+    def _apply(self, text: str, rng: random.Random) -> Result:
+        from rome.core.parsing import get_parser
+
+        parsed = get_parser(self.parser_name).parse_one(text)
+        if not parsed.entities:
+            return Result.skip(text, "no named entity")
+        order = list(parsed.entities)
+        if self.mode == "one":
+            rng.shuffle(order)
+        in_text = {e.text.strip().casefold() for e in parsed.entities}
+        edits, replaced, mapping = [], [], {}
+        for ent in order:
+            start = parsed.tokens[ent.start].idx
+            last = parsed.tokens[ent.end - 1]
+            old = text[start : last.idx + len(last.text)]
+            choice = mapping.get(old) or self._replacement(ent.label, old, parsed.tokens[ent.start : ent.end], rng, in_text)
+            if choice is None:
+                continue
+            mapping[old] = choice  # the same entity twice gets the same replacement
+            in_text.add(choice[0].casefold())  # two different entities never become the same one
+            edits.append(Edit(start, start + len(old), old, choice[0]))
+            replaced.append((start, {"label": ent.label, "old": old, "new": choice[0], "source": choice[1]}))
+            if self.mode == "one":
+                break
+        if not edits:
+            return Result.skip(text, f"no replacement of the same type for {[e.label for e in parsed.entities]}")
+        meta = {"replacements": [r for _, r in sorted(replaced, key=lambda r: r[0])], "parser": parsed.parser,
+                "checklist": self._checklist_on()}
+        if not meta["checklist"]:
+            meta["note"] = "checklist not available: only the dataset pool was used"
+        variant = Variant(apply_edits(text, edits), self.kind, self.expectation, tuple(sorted(edits, key=lambda e: e.start)), meta)
+        return Result(text, (variant,))
+
+    def _replacement(self, label: str, old: str, tokens: Sequence, rng: random.Random,
+                     taken: set[str]) -> tuple[str, str] | None:
+        candidates = [c for c in self.pool.candidates(label, old) if c.casefold() not in taken]
+        if candidates:
+            return rng.choice(candidates), "dataset"
+        if label in CHECKLIST_FUNCTIONS and self._checklist_on():
+            new = (_checklist_replacement(label, tokens, rng.randrange(2**32)) or "").strip()
+            if new and new.casefold() not in taken and new.casefold() != old.strip().casefold():
+                return new, "checklist"
+        return None
+
+
+def _checklist_replacement(label: str, tokens: Sequence, seed: int) -> str | None:
+    """Ask CheckList for one replacement of the entity made of ``tokens`` (a spaCy doc of its own)."""
+    from spacy.tokens import Doc, Span
+    from spacy.vocab import Vocab
+
+    from perturbations.checklist_ops import _np_seeded
+
+    perturb = _thirdparty.checklist_perturb()
+    words = [t.text for t in tokens]
+    spaces = [bool(t.whitespace) for t in tokens[:-1]] + [False]
+    doc = Doc(Vocab(), words=words, spaces=spaces)
+    doc.ents = [Span(doc, 0, len(words), label=label)]
+    out = _np_seeded(seed, getattr(perturb, CHECKLIST_FUNCTIONS[label]), doc, n=1)
+    return out[0] if out else None
