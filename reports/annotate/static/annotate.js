@@ -11,7 +11,6 @@
     active: 0,         // index into CRITERIA of the highlighted criterion
     drafts: new Map(), // index -> partial ratings not yet saved (kept while the page is open)
     progress: null,    // {done, skipped, total, resume}
-    busy: false,
   };
 
   async function api(path, body) {
@@ -146,32 +145,33 @@
     await load(target);
   }
 
-  // Runs one action at a time, so fast key presses cannot interleave two saves.
-  function guarded(action) {
-    return async (...args) => {
-      if (ui.busy) return;
-      ui.busy = true;
-      try {
-        await action(...args);
-      } catch (error) {
-        say(`Not saved: ${error.message}`, "error");
-      } finally {
-        ui.busy = false;
-      }
+  // Every action waits for the one before it, so keys typed while a save is on its way apply,
+  // in order, to the case shown after it (a fast 1 2 3 Enter 1 1 1 Enter rates two cases).
+  let queue = Promise.resolve();
+  function queued(action) {
+    return (...args) => {
+      queue = queue.then(() => action(...args)).catch((error) => say(`Not saved: ${error.message}`, "error"));
+      return queue;
     };
   }
 
+  const bindings = {
+    1: () => rate(CRITERIA[ui.active], 1),
+    2: () => rate(CRITERIA[ui.active], 2),
+    3: () => rate(CRITERIA[ui.active], 3),
+    ArrowDown: () => { ui.active = Math.min(ui.active + 1, CRITERIA.length - 1); render(); },
+    ArrowUp: () => { ui.active = Math.max(ui.active - 1, 0); render(); },
+    Enter: saveAndNext,
+    ArrowRight: () => move(1),
+    ArrowLeft: () => move(-1),
+    s: skip,
+    S: skip,
+  };
+
   function onKey(event) {
     if (event.ctrlKey || event.metaKey || event.altKey || !ui.view) return;
-    const key = event.key;
-    if (key === "1" || key === "2" || key === "3") rate(CRITERIA[ui.active], Number(key));
-    else if (key === "ArrowDown") { ui.active = Math.min(ui.active + 1, CRITERIA.length - 1); render(); }
-    else if (key === "ArrowUp") { ui.active = Math.max(ui.active - 1, 0); render(); }
-    else if (key === "Enter") guarded(saveAndNext)();
-    else if (key === "ArrowRight") guarded(move)(1);
-    else if (key === "ArrowLeft") guarded(move)(-1);
-    else if (key === "s" || key === "S") guarded(skip)();
-    else if (key === "?") $("help").open = !$("help").open;
+    if (event.key === "?") $("help").open = !$("help").open;
+    else if (Object.hasOwn(bindings, event.key)) queued(bindings[event.key])();
     else return;
     event.preventDefault();
   }
@@ -179,16 +179,16 @@
   async function start() {
     for (const fieldset of document.querySelectorAll("fieldset.criterion")) {
       for (const button of fieldset.querySelectorAll("button")) {
-        button.addEventListener("click", () => {
+        button.addEventListener("click", queued(() => {
           ui.active = CRITERIA.indexOf(fieldset.dataset.criterion);
           rate(fieldset.dataset.criterion, Number(button.dataset.value));
-        });
+        }));
       }
     }
-    $("save").addEventListener("click", guarded(saveAndNext));
-    $("skip").addEventListener("click", guarded(skip));
-    $("prev").addEventListener("click", guarded(move).bind(null, -1));
-    $("next").addEventListener("click", guarded(move).bind(null, 1));
+    $("save").addEventListener("click", queued(saveAndNext));
+    $("skip").addEventListener("click", queued(skip));
+    $("prev").addEventListener("click", queued(() => move(-1)));
+    $("next").addEventListener("click", queued(() => move(1)));
     document.addEventListener("keydown", onKey);
     window.addEventListener("beforeunload", (event) => {
       if (isUnsaved()) event.preventDefault();
@@ -200,5 +200,5 @@
     document.body.dataset.ready = "true";
   }
 
-  document.addEventListener("DOMContentLoaded", guarded(start));
+  document.addEventListener("DOMContentLoaded", queued(start));
 })();
