@@ -26,6 +26,9 @@ NOT_DESCRIPTIVE = frozenset({
     "very", "sorry", "able", "due", "further", "former", "latter", "main", "particular", "specific",
 })
 
+#: satellite heads whose antonym is no antonym of their satellites ("red" -> "achromatic")
+INDIRECT_ANTONYM_BLOCKLIST = frozenset({"chromatic.a.03", "chromatic.a.01"})
+
 
 class AdjectiveSwap(Perturbation):
     """Replace one adjective (chosen by the seed) with a synonym and, separately, with an antonym."""
@@ -78,9 +81,7 @@ def is_candidate(parsed: ParsedText, tok: Token) -> bool:
         return False
     if tok.ent_type or tok.lemma.lower() in NOT_DESCRIPTIVE or tok.text.lower() in NOT_DESCRIPTIVE:
         return False
-    head = parsed.tokens[tok.head]
-    sentence_initial = tok.i == 0 or parsed.tokens[tok.i - 1].text in ".!?"
-    return not (tok.text[0].isupper() and not sentence_initial and head.pos == "PROPN")
+    return not (tok.text[0].isupper() and parsed.tokens[tok.head].pos == "PROPN")
 
 
 @functools.lru_cache(maxsize=4096)
@@ -133,7 +134,8 @@ def antonyms(word: str, min_share: float = 0.25) -> tuple[str, ...]:
     senses = dominant_senses(word, min_share)
     own = [lemma for s in senses for lemma in s.lemmas() if lemma.name().lower() == word]
     mates = [lemma for s in senses for lemma in s.lemmas() if lemma.name().lower() != word]
-    heads = [lemma for s in senses if s.pos() == "s" for h in s.similar_tos() for lemma in h.lemmas()]
+    heads = [lemma for s in senses if s.pos() == "s" for h in s.similar_tos()
+             if h.name() not in INDIRECT_ANTONYM_BLOCKLIST for lemma in h.lemmas()]
     for source in (own, mates, heads):
         found = _single_words([a for lemma in source for a in lemma.antonyms()], word)
         if found:

@@ -1,0 +1,101 @@
+"""Adjective replacement: hand-written synonym/antonym table, inflection, a/an, and properties on shipped data."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from perturbations.adjective import AdjectiveSwap, antonyms, article_for, synonyms
+from perturbations.base import apply_edits
+from perturbations.strategies import seeds, shipped_sentences
+
+# input -> (synonym variant or None, antonym variant or None)
+TABLE = [
+    ("It is a cheap restaurant.", "It is an inexpensive restaurant.", "It is an expensive restaurant."),
+    ("X is a cheap restaurant near Y.", "X is an inexpensive restaurant near Y.", "X is an expensive restaurant near Y."),
+    ("The rooms are large.", "The rooms are big.", "The rooms are small."),
+    ("It is a small hotel.", "It is a little hotel.", "It is a large hotel."),
+    ("This is the biggest hotel in town.", "This is the largest hotel in town.", "This is the littlest hotel in town."),
+    ("red victorian is a pricey hotel", "red victorian is a costly hotel", "red victorian is a cheap hotel"),
+    ("CHEAP FOOD HERE.", "INEXPENSIVE FOOD HERE.", "EXPENSIVE FOOD HERE."),
+    ("It has an expensive menu.", None, "It has a cheap menu."),
+    ("This is a different place.", None, "This is the same place."),
+    ("The staff were friendly.", None, "The staff were unfriendly."),
+    ("The food was good.", None, "The food was bad."),
+    ("X is a nice place.", None, "X is a nasty place."),
+    ("A quiet room.", None, "A noisy room."),
+    ("The service is fast.", None, "The service is slow."),
+    ("It is an old building.", None, "It is a new building."),
+    ("The soup was hot.", None, "The soup was cold."),
+    ("A happy customer.", None, "An unhappy customer."),
+    ("The weather is wet.", None, "The weather is dry."),
+]
+
+NO_ADJECTIVE = [
+    "The hotel is cheaper.",  # no one-word comparative of "inexpensive" / "expensive"
+    "Red Victorian is in the Haight.",  # part of a name
+    "They have many rooms.",  # quantifier, not descriptive
+    "He ran quickly.",
+    "Where is it?",
+]
+
+
+@pytest.fixture(scope="module")
+def swap():
+    return AdjectiveSwap()
+
+
+@pytest.mark.parametrize(("text", "synonym", "antonym"), TABLE, ids=[t for t, _, _ in TABLE])
+def test_table(swap, text, synonym, antonym):
+    result = swap.apply(text, 0)
+    by_relation = {v.meta["relation"]: v for v in result.variants}
+    assert (by_relation["synonym"].text if "synonym" in by_relation else None) == synonym
+    assert (by_relation["antonym"].text if "antonym" in by_relation else None) == antonym
+    for variant in result.variants:
+        expected = "invariant" if variant.meta["relation"] == "synonym" else "decrease"
+        assert (variant.kind, variant.expectation) == ("adjective", expected)
+        assert apply_edits(text, list(variant.edits)) == variant.text
+
+
+@pytest.mark.parametrize("text", NO_ADJECTIVE)
+def test_skips_without_a_usable_adjective(swap, text):
+    result = swap.apply(text, 0)
+    assert result.variants == () and "adjective" in result.skipped
+
+
+def test_lexicon_prefers_dominant_senses():
+    assert synonyms("cheap")[0] == "inexpensive"
+    assert "full" not in synonyms("good")  # a rare sense of "good"
+    assert synonyms("open") == ()  # "unfastened" is unattested, "exposed" has another main sense
+    assert antonyms("different")[0] == "same"
+    assert "achromatic" not in antonyms("red")
+
+
+@pytest.mark.parametrize(("word", "model", "article"), [
+    ("expensive", "a", "an"), ("cheap", "an", "a"), ("honest", "a", "an"), ("unique", "an", "a"),
+    ("inexpensive", "A", "An"), ("same", "a", "the"),
+])
+def test_article_agreement(word, model, article):
+    assert article_for(word, model) == article
+
+
+def test_seed_chooses_the_adjective_reproducibly(swap):
+    text = "The cheap hotel has a large room and a quiet garden."
+    runs = {seed: [v.text for v in swap.apply(text, seed).variants] for seed in range(8)}
+    assert runs == {seed: [v.text for v in swap.apply(text, seed).variants] for seed in range(8)}
+    assert len({tuple(v) for v in runs.values()}) > 1  # different seeds pick different adjectives
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(sentence=shipped_sentences(), seed=seeds())
+def test_swaps_keep_the_token_count(swap, sentence, seed):
+    from rome.core.parsing import get_parser
+
+    result = swap.apply(sentence, seed)
+    assert result.variants or result.skipped
+    for variant in result.variants:
+        assert len(variant.text.split()) == len(sentence.split())
+        original, changed = get_parser().parse([sentence, variant.text])
+        assert len(changed.tokens) == len(original.tokens)
+        assert len(variant.edits) in (1, 2)
+    assert [v.text for v in swap.apply(sentence, seed).variants] == [v.text for v in result.variants]
