@@ -85,7 +85,7 @@ def keys(driver, *sequence):
         body.send_keys(key)
 
 
-def test_rate_three_reload_resume_export(server, browser, tmp_path):
+def test_rate_reload_resume_skip_export(server, browser, tmp_path):
     from selenium.webdriver.common.keys import Keys
 
     url, store_path = server

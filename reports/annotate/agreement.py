@@ -130,18 +130,24 @@ def agreement(rows: Sequence[Rating], annotators: Sequence[str] | None = None, m
 
 
 def _kappa_text(value: float | None) -> str:
-    return "undefined (one rating used throughout)" if value is None else f"{value:.3f}"
+    return "undef." if value is None else f"{value:.3f}"
 
 
 def format_report(report: AgreementReport, limit: int = 50) -> str:
-    """Plain-text report for the terminal."""
+    """Plain-text report for the terminal; with 3+ annotators, pairwise Cohen's κ columns too."""
     name = "Cohen's κ" if len(report.annotators) == 2 else "Fleiss' κ"
+    pairs = list(report.criteria[0].pairwise)
+    width = max([len(name), *map(len, pairs)]) + 2
     lines = [f"annotators: {', '.join(report.annotators)}",
              f"cases rated by all: {report.n_common} (of {report.n_cases} rated by anyone)", "",
-             f"{'criterion':<14} {name}"]
+             f"{'criterion':<14}" + "".join(h.rjust(width) for h in [name, *pairs])]
     for result in report.criteria:
-        lines.append(f"{result.criterion:<14} {_kappa_text(result.kappa)}")
-        lines.extend(f"{'':<14}   {pair}: Cohen's κ {_kappa_text(k)}" for pair, k in result.pairwise.items())
+        values = [result.kappa, *(result.pairwise[p] for p in pairs)]
+        lines.append(f"{result.criterion:<14}" + "".join(_kappa_text(v).rjust(width) for v in values))
+    if pairs:
+        lines.append("(pairwise columns: Cohen's κ of each pair)")
+    if any(r.kappa is None for r in report.criteria):
+        lines.append("undef.: κ is undefined when a single rating was used throughout")
     lines += ["", f"large disagreements (ratings {report.min_spread}+ apart): {len(report.disagreements)}"]
     for item in report.disagreements[:limit]:
         shown = ", ".join(f"{a}={v}" for a, v in sorted(item.ratings.items()))
