@@ -81,15 +81,17 @@ class AnnotationStore:
         self.path = Path(path)
         if not create and not self.path.is_file():
             raise InputError(f"{self.path}: no such annotation store")
-        if create:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
         try:
+            if create:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
             self._conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
             self._conn.execute("PRAGMA journal_mode=WAL")
             self._conn.execute("PRAGMA synchronous=FULL")
             self._conn.execute("PRAGMA busy_timeout=5000")
             self._setup(create)
+        except (OSError, sqlite3.OperationalError) as exc:
+            raise InputError(f"{self.path}: cannot open the annotation store ({exc})") from None
         except sqlite3.DatabaseError as exc:
             raise InputError(f"{self.path}: not an annotation store ({exc})") from None
 
