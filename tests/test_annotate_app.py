@@ -203,3 +203,46 @@ def test_killed_server_keeps_every_saved_rating(tmp_path, cases_file):
         proc.stderr.close()
     with AnnotationStore(store_path, create=False) as store:
         assert [(r.case_id, dict(r.scores)) for r in store.ratings()] == [("c1", GOOD), ("c2", GOOD)]
+
+
+def test_changed_case_texts_void_the_old_rating(tmp_path, cases_file):
+    store = AnnotationStore(tmp_path / "store.sqlite")
+    client = create_app(load_cases(cases_file), store, "alice").test_client()
+    post(client, "/api/ratings", {"case_id": "c1", "ratings": GOOD})
+    changed = [dict(CASES[0], hypothesis="a different hypothesis"), *CASES[1:]]
+    cases_file.write_text("".join(json.dumps(c) + "\n" for c in changed), encoding="utf-8")
+    client = create_app(load_cases(cases_file), store, "alice").test_client()
+    assert client.get("/api/state").get_json()["done"] == 0
+    assert client.get("/api/cases/0").get_json()["ratings"] is None
+    store.close()
+
+
+def test_host_check_only_when_bound_to_loopback(tmp_path, cases_file):
+    with AnnotationStore(tmp_path / "store.sqlite") as store:
+        cases = load_cases(cases_file)
+        assert create_app(cases, store, "a").test_client().get("/", headers={"Host": "10.0.0.5:8765"}).status_code == 400
+        open_app = create_app(cases, store, "a", trusted_hosts=None).test_client()
+        assert open_app.get("/", headers={"Host": "10.0.0.5:8765"}).status_code == 200
+        assert create_app(cases, store, "a").test_client().get("/", headers={"Host": "127.0.0.1:8765"}).status_code == 200
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--annotator", " "], "--annotator NAME is required"),
+    (["--annotator", "a\nb"], "printable"),
+    (["--annotator", "a", "--port", "70000"], "--port must be 0-65535"),
+])
+def test_cli_serve_option_errors(cases_file, capsys, argv, message):
+    assert main(["annotate", "--cases", str(cases_file), *argv]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_cli_port_in_use(cases_file, capsys, tmp_path):
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = str(taken.getsockname()[1])
+        argv = ["annotate", "--cases", str(cases_file), "--annotator", "a", "--store", str(tmp_path / "s"), "--port", port]
+        assert main(argv) == 2
+    assert f"cannot listen on 127.0.0.1:{port}" in capsys.readouterr().err
