@@ -41,7 +41,7 @@ def server(tmp_path):
     httpd = serve(create_app(load_cases(cases), store, "alice"), "127.0.0.1", 0)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
-    yield f"http://127.0.0.1:{httpd.server_port}/", tmp_path / "store.sqlite"
+    yield f"http://127.0.0.1:{httpd.port}/", tmp_path / "store.sqlite"
     httpd.shutdown()
     store.close()
 

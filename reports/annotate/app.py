@@ -155,7 +155,18 @@ def create_app(cases: Sequence[Case], store: AnnotationStore, annotator: str,
 
 
 def serve(app: Flask, host: str, port: int):
-    """A threaded WSGI server bound to ``host:port`` (port 0: a free one); call ``serve_forever()``."""
-    from werkzeug.serving import make_server
+    """A threaded WSGI server on ``host:port`` (port 0: a free one; the bound one is ``.port``).
 
-    return make_server(host, port, app, threaded=True)
+    The socket is bound here rather than by Werkzeug, whose bind failure prints and exits the
+    process; an unusable address is then an ``OSError`` the caller can report in one line.
+    """
+    import socket
+
+    from werkzeug.serving import get_sockaddr, make_server, select_address_family
+
+    family = select_address_family(host, port)
+    with socket.socket(family, socket.SOCK_STREAM) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(get_sockaddr(host, port, family))
+        sock.listen(128)
+        return make_server(host, port, app, threaded=True, fd=sock.fileno())  # duplicates the socket

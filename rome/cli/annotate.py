@@ -98,7 +98,7 @@ def run_serve(args: argparse.Namespace) -> int:
         raise InputError(f"cannot listen on {args.host}:{args.port} ({exc.strerror or exc})") from None
     shown = f"[{args.host}]" if ":" in args.host else args.host
     print(f"annotating {len(cases)} cases as {annotator!r}; ratings go to {store.path}\n"
-          f"open http://{shown}:{server.server_port}/  (Ctrl+C to stop; every saved rating is already on disk)",
+          f"open http://{shown}:{server.port}/  (Ctrl+C to stop; every saved rating is already on disk)",
           file=sys.stderr, flush=True)
     try:
         server.serve_forever()
