@@ -195,7 +195,8 @@ def correlation_table(result: CorrelationResult, group: str) -> Table:
     rows = [[name] + [_cell(result.cells.get((group, name, c, m))) for c in crits for m in methods]
             for name in result.scores]
     n = len(group_indices(result.items)[group])
-    title = f"{result.dataset.name}: correlation with human judgments, {group} (n = {n})"
+    ref = "MR as reference" if result.config.reference == "mr" else "human references"
+    title = f"{result.dataset.name}: correlation with human judgments, {ref}, {group} (n = {n})"
     return Table(title, columns, rows, provenance_notes(result), label=f"corr-{_slug(group)}")
 
 
