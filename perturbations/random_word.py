@@ -140,5 +140,9 @@ class RandomWordReplacement(Perturbation):
         return words, chosen
 
     def _lowercase_and_title(self) -> set[str]:
-        # StopwordModification compares words as written; RoMe's sentences start with capitals.
-        return {v for w in self.stopwords for v in (w, w.capitalize(), w.upper())}
+        return cased_variants(self.stopwords)
+
+
+def cased_variants(words: frozenset[str]) -> set[str]:
+    """Lower, Title and UPPER forms: ``StopwordModification`` compares words as written."""
+    return {v for w in words for v in (w, w.capitalize(), w.upper())}
