@@ -27,7 +27,15 @@ class METEOR(Metric):
 
     def __init__(self, alpha: float = 0.9, beta: float = 3.0, gamma: float = 0.5) -> None:
         self.alpha, self.beta, self.gamma = alpha, beta, gamma
-        self._wordnet = nltk_data.wordnet()
+        self._wordnet_reader = None
+
+    @property
+    def _wordnet(self):
+        """WordNet, loaded on the first score (seconds), so building the metric for its
+        signature alone (a warm suite cache) does not pay for it."""
+        if self._wordnet_reader is None:
+            self._wordnet_reader = nltk_data.wordnet()
+        return self._wordnet_reader
 
     def _score_multi(self, hypotheses: list[str], references: list[list[str]]) -> np.ndarray:
         from nltk.translate.meteor_score import meteor_score
