@@ -220,11 +220,16 @@ def _slug(text: str) -> str:
     return "".join(ch if ch.isalnum() else "-" for ch in text.lower()).strip("-") or "x"
 
 
+def _number(value: float) -> float | str:
+    """Undefined values (a constant side, no CI asked for) are left empty, never written as NaN."""
+    return "" if math.isnan(value) else value
+
+
 def long_rows(result: CorrelationResult) -> list[dict[str, object]]:
     """Every number, one row per (group, metric, criterion, method), for ``correlations.csv``."""
     return [{"dataset": result.dataset.name, "reference": result.config.reference, "group": g, "metric": m,
-             "criterion": c, "method": meth, "value": r.value, "p_value": r.p_value, "n": r.n,
-             "ci_low": r.ci_low, "ci_high": r.ci_high, "degenerate_resamples": r.degenerate,
+             "criterion": c, "method": meth, "value": _number(r.value), "p_value": _number(r.p_value), "n": r.n,
+             "ci_low": _number(r.ci_low), "ci_high": _number(r.ci_high), "degenerate_resamples": r.degenerate,
              "signature": result.signatures[m]} for (g, m, c, meth), r in result.cells.items()]
 
 

@@ -182,6 +182,11 @@ def load_novikova(name: str) -> JudgedDataset:
     return data
 
 
+def _mr_key(mr: str) -> str:
+    """Reference rows and system rows match on the MR up to whitespace."""
+    return " ".join(mr.split())
+
+
 def _is_empty_text(text: str | None) -> bool:
     return text is None or not text.strip() or text.strip().lower() == "null"
 
@@ -214,7 +219,7 @@ def load_webnlg2017(path: str | Path) -> JudgedDataset:
     references: dict[str, list[str]] = {}
     for row in rows:
         if row["team"].strip().lower() == WEBNLG_REFERENCE_TEAM and not _is_empty_text(row["text"]):
-            references.setdefault(row["mr"], []).append(row["text"].strip())
+            references.setdefault(_mr_key(row["mr"]), []).append(row["text"].strip())
     items, empty = [], 0
     for number, row in enumerate(rows, start=2):
         if row["team"].strip().lower() == WEBNLG_REFERENCE_TEAM:
@@ -224,7 +229,7 @@ def load_webnlg2017(path: str | Path) -> JudgedDataset:
         empty += not text
         human = {c: _rating(row, c, where) for c in WEBNLG_CRITERIA}
         items.append(JudgedItem(str(row.get("id") or number), "webnlg2017", row["team"].strip(), row["mr"], text,
-                                tuple(references.get(row["mr"], ())), human))
+                                tuple(references.get(_mr_key(row["mr"]), ())), human))
     if not items:
         raise InputError(f"{path}: no system rows (only team {WEBNLG_REFERENCE_TEAM!r} references?)")
     notes: dict[str, Any] = {"reference rows (team webnlg)": sum(len(v) for v in references.values())}

@@ -84,8 +84,10 @@ def test_webnlg_per_team_and_empty_outputs(tmp_path):
     out = tmp_path / "webnlg"
     assert main(["report", "correlation", "--dataset", "webnlg2017", "--path", str(WEBNLG), "--metric", "bleu",
                  "--bootstrap", "0", "--out", str(out)]) == 0
-    groups = {r["group"] for r in read_rows(out / "correlations.csv")}
-    assert groups == {"pooled", "ADAPT", "melbourne", "tilburg"}
+    rows = read_rows(out / "correlations.csv")
+    assert {r["group"] for r in rows} == {"pooled", "ADAPT", "melbourne", "tilburg"}
+    assert all(r["ci_low"] == "" for r in rows)  # --bootstrap 0: no interval, written empty
+    assert "nan" not in (out / "correlations.csv").read_text().lower()
     md = (out / "correlation.md").read_text()
     assert "empty or null system texts (scored as empty): 2" in md
     assert "3 items without a human reference left out" in md
