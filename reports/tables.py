@@ -77,7 +77,8 @@ def to_csv(table: Table) -> str:
 
 _LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
                   "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
-                  "ρ": r"$\rho$", "τ": r"$\tau$", "Δ": r"$\Delta$", "–": "--", "±": r"$\pm$"}
+                  "ρ": r"$\rho$", "τ": r"$\tau$", "Δ": r"$\Delta$", "–": "--", "±": r"$\pm$",
+                  "|": r"\textbar{}", "−": "$-$", "×": r"$\times$", "<": r"\textless{}", ">": r"\textgreater{}"}
 
 
 def latex_escape(text: str) -> str:

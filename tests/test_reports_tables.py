@@ -1,0 +1,40 @@
+"""Table rendering: every format keeps the cells and the provenance notes, with escaping."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from reports.tables import Table, fmt, to_csv, to_html_page, to_latex, to_markdown, write_all
+
+TABLE = Table("BAGEL ρ & τ", ["metric", "inf ρ"], [["bleu", "0.16* [0.07, 0.25]"], ["a|b_c", "–"]],
+              ["Signature bleu: bleu|tok:13a", "variant − original < 5%"], label="t1")
+
+
+def test_markdown_escapes_pipes_in_cells_and_keeps_notes():
+    md = to_markdown(TABLE)
+    assert "| a\\|b_c | – |" in md and "- Signature bleu: bleu|tok:13a" in md
+
+
+def test_latex_is_booktabs_and_escaped():
+    tex = to_latex(TABLE)
+    assert r"\toprule" in tex and r"\midrule" in tex and r"\bottomrule" in tex
+    assert r"a\textbar{}b\_c & --" in tex and r"BAGEL $\rho$ \& $\tau$" in tex
+    assert r"variant $-$ original \textless{} 5\%" in tex and r"\label{t1}" in tex
+
+
+def test_csv_round_trips_cells_and_appends_notes():
+    rows = list(csv.reader(io.StringIO(to_csv(TABLE))))
+    assert rows[0] == ["metric", "inf ρ"] and rows[2] == ["a|b_c", "–"]
+    assert rows[3] == ["# Signature bleu: bleu|tok:13a"]
+
+
+def test_html_escapes_and_links_images(tmp_path):
+    page = to_html_page("x<y", [TABLE], images=["heatmap.png"])
+    assert "<h1>x&lt;y</h1>" in page and "<img src='heatmap.png'" in page and "variant − original &lt; 5%" in page
+    written = write_all(tmp_path, "r", "title", [TABLE])
+    assert [p.name for p in written] == ["r.md", "r.tex", "r.html", "r-t1.csv"]
+
+
+def test_fmt_marks_undefined_values():
+    assert fmt(float("nan")) == "–" and fmt(None) == "–" and fmt(0.1234) == "0.12"
