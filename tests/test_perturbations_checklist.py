@@ -1,0 +1,126 @@
+"""CheckList typos and contractions, and the offline import of textattack/checklist."""
+
+from __future__ import annotations
+
+import logging
+import sys
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from perturbations import _thirdparty
+from perturbations.base import apply_edits
+from perturbations.checklist_ops import Contractions, Typos, _np_seeded
+
+#: created at collection, before any test imports textattack (whose dictConfig disables loggers)
+EARLY_LOGGER = logging.getLogger("rome.test.logger.before.textattack")
+
+
+def need_checklist():
+    if not _thirdparty.available("checklist"):
+        pytest.skip(f"checklist not importable: {_thirdparty.missing_reason('checklist')}")
+    return _thirdparty.checklist_perturb()
+
+
+#: CheckList's expand/contract rules, written out by hand
+CONTRACTIONS = [
+    ("She isn't here.", ["She is not here."]),
+    ("We're late and they can't come.", ["We are late and they cannot come."]),
+    ("It is what it is.", ["It's what it is."]),
+    ("He is not happy.", ["He's not happy."]),
+    ("I am sure that you are right.", ["I'm sure that you're right."]),
+]
+
+
+@pytest.mark.parametrize("text,expected", CONTRACTIONS)
+def test_contractions_table_checklist(text, expected):
+    need_checklist()
+    result = Contractions().apply(text, 0)
+    assert [v.text for v in result.variants] == expected
+    for variant in result.variants:
+        assert variant.expectation == "invariant" and variant.meta["backend"] == "checklist"
+        assert apply_edits(text, list(variant.edits)) == variant.text
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("She isn't here.", ["She is not here."]),
+    ("It is late and I am tired.", ["It's late and I'm tired."]),
+])
+def test_contractions_table_without_checklist(text, expected):
+    result = Contractions(use_checklist=False).apply(text, 0)
+    assert [v.text for v in result.variants] == expected
+    assert result.variants[0].meta["backend"] == "python"
+
+
+@pytest.mark.parametrize("backend", [None, False])
+def test_no_contraction_is_skipped(backend):
+    result = Contractions(use_checklist=backend).apply("The hotel has a pool .", 0)
+    assert not result.variants and "contraction" in result.skipped
+
+
+def test_typos_are_checklists_add_typos_under_the_seed():
+    perturb = need_checklist()
+    text = "The Eagle is a cheap coffee shop near Burger King."
+    import random
+
+    for seed in range(5):
+        variant = Typos().apply(text, seed).variants[0]
+        expected = _np_seeded(random.Random(seed).randrange(2**32), perturb.add_typos, text, typos=1)
+        assert variant.text == expected and variant.meta["backend"] == "checklist"
+
+
+@pytest.mark.parametrize("backend", [None, False])
+@pytest.mark.parametrize("n_typos", [1, 3])
+def test_typos_are_neighbour_swaps(backend, n_typos):
+    if backend is None:
+        need_checklist()
+    p = Typos(n_typos=n_typos, use_checklist=backend)
+    text = "There are no restaurants that serve Italian food in this area."
+    for seed in range(10):
+        (variant,) = p.apply(text, seed).variants
+        assert variant.expectation == "decrease"
+        assert len(variant.text) == len(text) and Counter(variant.text) == Counter(text)
+        differing = [i for i, (a, b) in enumerate(zip(text, variant.text)) if a != b]
+        assert 2 <= len(differing) <= 2 * n_typos
+        assert apply_edits(text, list(variant.edits)) == variant.text
+        assert p.apply(text, seed) == p.apply(text, seed)
+
+
+def test_typos_leave_numpy_state_alone():
+    need_checklist()
+    np.random.seed(123)
+    expected = np.random.rand()
+    np.random.seed(123)
+    Typos().apply("a sentence with some letters", 5)
+    assert np.random.rand() == expected
+
+
+@pytest.mark.parametrize("text,reason", [("a", "too short"), ("aa", "unchanged"), ("", "empty")])
+def test_typos_skip_with_reason(text, reason):
+    assert reason in Typos(use_checklist=False).apply(text, 0).skipped
+
+
+def test_textattack_imports_offline_with_flair_stand_in():
+    if not _thirdparty.available("textattack"):
+        pytest.skip(f"textattack not importable: {_thirdparty.missing_reason('textattack')}")
+    ta = _thirdparty.textattack()
+    assert ta.shared.AttackedText("a b").words == ["a", "b"]
+    flair = sys.modules["flair"]
+    if getattr(flair, "__rome_stand_in__", False):
+        with pytest.raises(_thirdparty.ThirdPartyMissing):
+            flair.models.SequenceTagger.load("upos-fast")
+
+
+def test_loggers_survive_textattack_import():
+    """textattack's dictConfig disables existing loggers; the import helper re-enables them."""
+    if not _thirdparty.available("textattack"):
+        pytest.skip("textattack not importable")
+    assert not EARLY_LOGGER.disabled
+
+
+def test_pattern_is_warmed_up():
+    need_checklist()
+    from pattern.en import conjugate
+
+    assert conjugate("be", "3sg") == "is"

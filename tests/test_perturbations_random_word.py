@@ -1,0 +1,110 @@
+"""Random word replacement: hand-written tables, reported edits, stop words, both back-ends."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from perturbations import _thirdparty
+from perturbations.base import apply_edits
+from perturbations.random_word import RandomWordReplacement, default_stopwords
+from perturbations.strategies import shipped_sentences
+
+BACKENDS = ["python", "textattack"]
+
+
+def make(backend: str, **kwargs) -> RandomWordReplacement:
+    if backend == "textattack" and not _thirdparty.available("textattack"):
+        pytest.skip(f"textattack not importable: {_thirdparty.missing_reason('textattack')}")
+    return RandomWordReplacement(use_textattack=backend == "textattack", **kwargs)
+
+
+#: n_words larger than the content words: every non-stop word becomes AAA, whatever the seed
+ALL_CONTENT_WORDS = [
+    ("x is a cheap restaurant near y .", "AAA is a AAA AAA AAA AAA ."),
+    ("The Eagle serves Italian food.", "The AAA AAA AAA AAA."),
+    ("Is it the hotel?", "Is it the AAA?"),
+    ("Hotel Drisco, in Pacific Heights, is pricey.", "AAA AAA, in AAA AAA, is AAA."),
+]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("text,expected", ALL_CONTENT_WORDS)
+def test_every_content_word_replaced(backend, text, expected):
+    result = make(backend, n_words=20).apply(text, 3)
+    (variant,) = result.variants
+    assert variant.text == expected
+    assert variant.expectation == "decrease" and variant.kind == "random_word"
+    assert variant.meta["backend"] == backend
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_only_stop_words_is_skipped(backend):
+    result = make(backend).apply("it is the one that was there", 0)
+    assert not result.variants and "stop words" in result.skipped
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_token_is_never_replaced_again(backend):
+    result = make(backend).apply("AAA AAA AAA", 0)
+    assert not result.variants
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_two_words_at_seeded_positions(backend):
+    p = make(backend)
+    text = "The Eagle is a cheap coffee shop near Burger King in the city centre."
+    outputs = {p.apply(text, seed).variants[0].text for seed in range(12)}
+    assert len(outputs) > 3  # positions really vary with the seed
+    for seed in range(12):
+        variant = p.apply(text, seed).variants[0]
+        assert variant.text.count("AAA") == 2
+        assert p.apply(text, seed) == p.apply(text, seed)
+
+
+def test_backends_agree_on_plain_text():
+    """Same candidate words, same generator: TextAttack's and the pure-Python path choose alike."""
+    ta, py = make("textattack"), make("python")
+    text = "The Eagle is a cheap coffee shop near Burger King in the city centre."
+    for seed in range(8):
+        assert ta.apply(text, seed).variants[0].text == py.apply(text, seed).variants[0].text
+
+
+def test_textattack_swap_is_a_textattack_word_swap():
+    make("textattack")
+    from textattack.shared import AttackedText
+    from textattack.transformations import WordSwap
+
+    from perturbations.random_word import _token_swap_class
+
+    swap = _token_swap_class()("AAA")
+    assert isinstance(swap, WordSwap)
+    (out,) = swap(AttackedText("a cheap restaurant"), indices_to_modify={1})
+    assert out.text == "a AAA restaurant"
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_replaces_exactly_the_reported_words(backend):
+    p = make(backend, n_words=3)
+    stop = default_stopwords()
+
+    @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(text=shipped_sentences())
+    def run(text):
+        result = p.apply(text, 11)
+        for variant in result.variants:
+            assert apply_edits(text, list(variant.edits)) == variant.text
+            assert [e.old for e in variant.edits] == variant.meta["replaced"]
+            assert all(e.new == "AAA" and text[e.start : e.end] == e.old for e in variant.edits)
+            assert all(e.old.lower() not in stop for e in variant.edits)
+            assert 1 <= len(variant.edits) <= 3
+            # outside the edits, nothing changed
+            rest = [text[a.end : b.start] for a, b in zip(variant.edits, variant.edits[1:])]
+            assert all(piece in variant.text for piece in rest)
+
+    run()
+
+
+def test_bad_settings_are_rejected():
+    with pytest.raises(ValueError):
+        RandomWordReplacement(n_words=0)
