@@ -216,6 +216,22 @@ def williams_table(result: CorrelationResult, group: str, criterion: str) -> Tab
     return Table(title, ["A \\ B", *names], rows, notes, label=f"williams-{_slug(group)}-{_slug(criterion)}")
 
 
+def combined_table(results: list[CorrelationResult], method: str = "spearman") -> Table:
+    """Several datasets side by side, pooled, one coefficient (the RoMe paper's Table 1 layout)."""
+    metrics = list(dict.fromkeys(m for r in results for m in r.scores))
+    columns = ["metric"] + [f"{r.dataset.name} {c}" for r in results for c in r.dataset.criteria]
+    rows = [[m] + [_cell(r.cells.get((POOLED, m, c, method))) for r in results for c in r.dataset.criteria]
+            for m in metrics]
+    notes = [line for r in results for line in provenance_notes(r)[:2]]
+    signatures = {m: s for r in results for m, s in r.signatures.items()}
+    notes += [f"Signature {m}: {s}" for m, s in signatures.items()]
+    notes.append(f"Cells: {SYMBOLS[method]}, * = p < {ALPHA}, [95% bootstrap CI]; produced by rome report "
+                 f"correlation, {provenance()}")
+    names = " / ".join(r.dataset.name for r in results)
+    return Table(f"{names}: {method} {SYMBOLS[method]} with human judgments, pooled", columns, rows, notes,
+                 label="combined")
+
+
 def _slug(text: str) -> str:
     return "".join(ch if ch.isalnum() else "-" for ch in text.lower()).strip("-") or "x"
 

@@ -20,9 +20,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     kinds = p.add_subparsers(dest="report", required=True)
 
     c = kinds.add_parser("correlation", help="correlate every metric with human judgments")
-    c.add_argument("--dataset", required=True,
+    c.add_argument("--dataset", required=True, action="append",
                    help="bagel | sfhotel | sfrest | webnlg2017 (with --path) | a JSONL file in the item format "
-                        "(a .csv path is read as the WebNLG 2017 format)")
+                        "(a .csv path is read as the WebNLG 2017 format); repeat for a side-by-side table")
     c.add_argument("--path", type=Path, default=None, help="the data file (required for webnlg2017)")
     c.add_argument("--reference", choices=("human", "mr"), default="human",
                    help="human references, or the meaning representation as text (RoMe Table 1)")
@@ -45,22 +45,44 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run_correlation(args: argparse.Namespace) -> int:
-    from tqdm import tqdm
-
-    from reports.correlation import POOLED, CorrelationConfig, correlation_table, write_report
+    from reports.correlation import POOLED, CorrelationConfig, combined_table, correlation_table, write_report
     from reports.correlation import run_correlation as compute
     from reports.datasets import load_dataset
-    from reports.tables import to_markdown
+    from reports.tables import to_markdown, write_all
     from rome.core.data_paths import REPO_ROOT
     from rome.core.registry import expand_metric_names
 
     if args.bootstrap < 0:
         raise InputError("--bootstrap must be 0 or more")
-    dataset = load_dataset(args.dataset, args.path)
+    datasets = [load_dataset(name, args.path) for name in args.dataset]
     names = expand_metric_names(args.metric or ["all"])
-    out = args.out or REPO_ROOT / "reports" / "out" / f"correlation-{dataset.name}"
     config = CorrelationConfig(names, args.reference, args.n, args.bootstrap, args.seed, args.model,
                                skip_unavailable=not args.metric or "all" in args.metric)
+    single = len(datasets) == 1
+    base = args.out or REPO_ROOT / "reports" / "out" / ("correlation-" + "-".join(d.name for d in datasets))
+    results = []
+    for dataset in datasets:
+        out = base if single else base / dataset.name
+        result = compute(dataset, config, base / "cache", _progress_bars())
+        for name, reason in result.skipped.items():
+            print(f"warning: left out {name}: {reason}", file=sys.stderr)
+        written = write_report(result, out)
+        print(f"{dataset.name}: scored {len(result.items)} items x {len(result.scores)} metrics "
+              f"({result.cache['hits']} cached, {result.cache['misses']} computed); wrote {written[0]}",
+              file=sys.stderr)
+        results.append(result)
+    table = correlation_table(results[0], POOLED) if single else combined_table(results)
+    if not single:
+        written = write_all(base, "correlation", "Correlation with human judgments", [table])
+        print(f"wrote {written[0]}", file=sys.stderr)
+    print(to_markdown(table), end="")
+    return 0
+
+
+def _progress_bars():
+    """A progress callback showing one tqdm bar per metric (on a terminal only)."""
+    from tqdm import tqdm
+
     bars: dict[str, tqdm] = {}
 
     def progress(metric: str, k: int) -> None:
@@ -68,16 +90,7 @@ def run_correlation(args: argparse.Namespace) -> int:
             bars[metric] = tqdm(desc=metric, unit="pair", file=sys.stderr, disable=not sys.stderr.isatty())
         bars[metric].update(k)
 
-    result = compute(dataset, config, out / "cache", progress)
-    for bar in bars.values():
-        bar.close()
-    for name, reason in result.skipped.items():
-        print(f"warning: left out {name}: {reason}", file=sys.stderr)
-    written = write_report(result, out)
-    print(f"scored {len(result.items)} items x {len(names)} metrics "
-          f"({result.cache['hits']} cached, {result.cache['misses']} computed); wrote {written[0]}", file=sys.stderr)
-    print(to_markdown(correlation_table(result, POOLED)), end="")
-    return 0
+    return progress
 
 
 def run_robustness(args: argparse.Namespace) -> int:
