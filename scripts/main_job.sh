@@ -13,7 +13,6 @@ for suite in passive_form adjective_replacement random_word entity_replacement t
   "$ROME" suite "$suite" --n "$N"
 done
 "$ROME" report robustness --out reports/out/robustness
-for ds in bagel sfhotel; do
-  "$ROME" report correlation --dataset "$ds" --n "$N" --out "reports/out/correlation-$ds"
-done
-echo "main job done: see reports/out/robustness/ and reports/out/correlation-*/"
+# one side-by-side BAGEL/SFHOTEL table (RoMe Table 1 layout) plus each dataset's full report
+"$ROME" report correlation --dataset bagel --dataset sfhotel --n "$N" --out reports/out/correlation
+echo "main job done: see reports/out/robustness/ and reports/out/correlation/"
