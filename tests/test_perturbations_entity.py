@@ -1,0 +1,112 @@
+"""Entity replacement: dataset pool tables, CheckList fall-back, modes, expectation, real data."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from perturbations import _thirdparty
+from perturbations.base import apply_edits
+from perturbations.entity import EntityPool, EntityReplacement
+from perturbations.strategies import shipped_references
+
+#: one candidate per label: the output is fixed whatever the seed (spaCy en_core_web_sm's NER)
+POOL = {"GPE": ["England"], "PERSON": ["Mary Jones"], "ORG": ["Microsoft"], "DATE": ["2010"]}
+TABLE = [
+    ("The population of Germany", "The population of England"),
+    ("John Smith moved to Berlin in 1999.", "Mary Jones moved to England in 2010."),
+    ("Google hired John Smith.", "Microsoft hired Mary Jones."),
+    ("Germany is big. I love Germany.", "England is big. I love England."),
+]
+
+
+@pytest.mark.parametrize("text,expected", TABLE)
+def test_pool_table(text, expected):
+    p = EntityReplacement(POOL, use_checklist=False)
+    for seed in (0, 1, 7):
+        (variant,) = p.apply(text, seed).variants
+        assert variant.text == expected
+        assert variant.kind == "entity" and variant.expectation == "decrease"
+        assert {r["source"] for r in variant.meta["replacements"]} == {"dataset"}
+        assert apply_edits(text, list(variant.edits)) == variant.text
+
+
+def test_two_entities_never_become_the_same_one():
+    p = EntityReplacement({"PERSON": ["Mary Jones", "Ann Lee"]}, use_checklist=False)
+    for seed in range(6):
+        text = p.apply("Barack Obama met Angela Merkel.", seed).variants[0].text
+        assert sorted(re.findall(r"Mary Jones|Ann Lee", text)) == ["Ann Lee", "Mary Jones"]
+
+
+def test_mode_one_replaces_a_single_entity():
+    p = EntityReplacement(POOL, mode="one", use_checklist=False)
+    texts = set()
+    for seed in range(10):
+        (variant,) = p.apply("John Smith moved to Berlin in 1999.", seed).variants
+        assert len(variant.edits) == 1
+        texts.add(variant.text)
+    assert len(texts) >= 2  # which entity is replaced depends on the seed
+
+
+def test_entity_itself_is_not_a_candidate():
+    p = EntityReplacement({"GPE": ["Germany"]}, use_checklist=False)
+    result = p.apply("The population of Germany", 0)
+    assert not result.variants and "no replacement" in result.skipped
+
+
+def test_no_entity_is_skipped():
+    assert EntityReplacement(POOL).apply("the weather is nice and warm", 0).skipped == "no named entity"
+
+
+def test_invariant_framing_is_recorded():
+    (variant,) = EntityReplacement(POOL, expectation="invariant", use_checklist=False).apply(
+        "The population of Germany", 0).variants
+    assert variant.expectation == "invariant"
+    with pytest.raises(ValueError):
+        EntityReplacement(POOL, expectation="maybe")
+
+
+def test_checklist_names_locations_numbers():
+    if not _thirdparty.available("checklist"):
+        pytest.skip(f"checklist not importable: {_thirdparty.missing_reason('checklist')}")
+    perturb = _thirdparty.checklist_perturb()
+    p = EntityReplacement()  # no pool: CheckList's lexicons only
+    text = "John Smith moved to Boston with 35 friends."
+    for seed in range(5):
+        (variant,) = p.apply(text, seed).variants
+        by_label = {r["label"]: r for r in variant.meta["replacements"]}
+        assert {r["source"] for r in by_label.values()} == {"checklist"}
+        first, last = by_label["PERSON"]["new"].split()
+        assert first in perturb.data["name_set"]["men"] and last in perturb.data["name_set"]["last"]
+        assert by_label["GPE"]["new"] in perturb.data["city"]
+        assert by_label["CARDINAL"]["new"] != "35" and abs(int(by_label["CARDINAL"]["new"]) - 35) <= 8
+        assert p.apply(text, seed) == p.apply(text, seed)
+
+
+def test_without_checklist_only_the_pool_is_used():
+    result = EntityReplacement(use_checklist=False).apply("John Smith moved to Boston.", 0)
+    assert not result.variants
+    (variant,) = EntityReplacement({"GPE": ["Paris"]}, use_checklist=False).apply(
+        "John Smith moved to Boston.", 0).variants
+    assert variant.text == "John Smith moved to Paris." and "only the dataset pool" in variant.meta["note"]
+
+
+def test_pool_from_the_shipped_data():
+    refs = [r for r in shipped_references(("sfhotel",)) if r[:1].isupper()][:300]
+    p = EntityReplacement.from_corpus(refs, use_checklist=False)
+    assert len(p.pool) > 10
+    changed = 0
+    for text in refs[:60]:
+        for variant in p.apply(text, 3).variants:
+            changed += 1
+            for r in variant.meta["replacements"]:
+                assert r["new"] in p.pool.by_label[r["label"]] and r["new"].casefold() != r["old"].casefold()
+            assert apply_edits(text, list(variant.edits)) == variant.text
+    assert changed > 0
+
+
+def test_pool_is_sorted_and_distinct():
+    pool = EntityPool.from_mapping({"GPE": ["Paris", "Berlin", "Paris"]})
+    assert pool.by_label["GPE"] == ("Berlin", "Paris")
+    assert pool.candidates("GPE", "paris") == ["Berlin"]
