@@ -238,7 +238,7 @@ def load_webnlg2017(path: str | Path) -> JudgedDataset:
 
 
 def load_dataset(name_or_path: str, path: str | Path | None = None) -> JudgedDataset:
-    """``bagel|sfhotel|sfrest``, ``webnlg2017`` (needs ``path``), or a JSONL/CSV file path."""
+    """``bagel|sfhotel|sfrest``, ``webnlg2017`` (needs ``path``), or a JSONL (or WebNLG-format CSV) path."""
     key = name_or_path.lower()
     if key in NOVIKOVA:
         return load_novikova(key)
@@ -246,7 +246,7 @@ def load_dataset(name_or_path: str, path: str | Path | None = None) -> JudgedDat
         if path is None:
             raise InputError("webnlg2017 is not shipped: give the human-evaluation CSV with --path FILE")
         return load_webnlg2017(path)
-    file = Path(path or name_or_path)
+    file = Path(name_or_path)  # ``path`` belongs to webnlg2017; a file dataset is named by its own path
     if file.suffix.lower() == ".csv":
         return load_webnlg2017(file)
     if not file.is_file():
