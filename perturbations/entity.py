@@ -99,6 +99,19 @@ class EntityReplacement(Perturbation):
 
         return cls(EntityPool.from_corpus(texts, get_parser(parser)), parser=parser, **kwargs)
 
+    def fit(self, texts: Iterable[str]) -> EntityReplacement:
+        """Add the entities of ``texts`` (the dataset about to be perturbed) to the pool; returns self.
+
+        For callers that build perturbations by kind first (``rome perturb``) and see the data later.
+        """
+        from rome.core.parsing import get_parser
+
+        found = EntityPool.from_corpus(texts, get_parser(self.parser_name))
+        merged = {label: [*self.pool.by_label.get(label, ()), *found.by_label.get(label, ())]
+                  for label in {*self.pool.by_label, *found.by_label}}
+        self.pool = EntityPool.from_mapping(merged)
+        return self
+
     def _checklist_on(self) -> bool:
         return self.use_checklist is not False and (self.use_checklist or _thirdparty.available("checklist"))
 

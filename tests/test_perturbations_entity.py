@@ -110,3 +110,9 @@ def test_pool_is_sorted_and_distinct():
     pool = EntityPool.from_mapping({"GPE": ["Paris", "Berlin", "Paris"]})
     assert pool.by_label["GPE"] == ("Berlin", "Paris")
     assert pool.candidates("GPE", "paris") == ["Berlin"]
+
+
+def test_fit_adds_the_datasets_entities():
+    p = EntityReplacement({"GPE": ["Paris"]}, use_checklist=False)
+    assert p.fit(["Mary Jones lives in England."]) is p
+    assert p.pool.by_label["GPE"] == ("England", "Paris") and p.pool.by_label["PERSON"] == ("Mary Jones",)
