@@ -228,7 +228,8 @@ def combined_table(results: list[CorrelationResult], method: str = "spearman") -
     notes.append(f"Cells: {SYMBOLS[method]}, * = p < {ALPHA}, [95% bootstrap CI]; produced by rome report "
                  f"correlation, {provenance()}")
     names = " / ".join(r.dataset.name for r in results)
-    return Table(f"{names}: {method} {SYMBOLS[method]} with human judgments, pooled", columns, rows, notes,
+    ref = "MR as reference" if results[0].config.reference == "mr" else "human references"
+    return Table(f"{names}: {method} {SYMBOLS[method]} with human judgments, {ref}, pooled", columns, rows, notes,
                  label="combined")
 
 
