@@ -1,0 +1,267 @@
+"""Finding an active transitive clause the passive transform can rewrite, or the reason it cannot.
+
+Every rule here refuses a sentence shape whose passive would be wrong or change the meaning;
+most were found by reading the transform's output on CoLA's acceptable dev sentences and on
+the Novikova references (see docs/perturbations.md). spaCy's parse is trusted only where the
+words agree with it (known verb forms, subject-verb agreement, noun objects).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rome.core.parsing import ParsedText, Token
+
+#: person and number of pronoun subjects: "1s", "3s", "pl" ("you" takes plural verb forms)
+PRONOUN_AGREEMENT = {
+    "i": "1s", "me": "1s", "he": "3s", "him": "3s", "she": "3s", "her": "3s", "it": "3s",
+    "we": "pl", "us": "pl", "they": "pl", "them": "pl", "you": "pl",
+    "this": "3s", "that": "3s", "these": "pl", "those": "pl", "one": "3s",
+    "everything": "3s", "something": "3s", "nothing": "3s", "anything": "3s",
+    "everyone": "3s", "someone": "3s", "everybody": "3s", "somebody": "3s",
+}
+#: verbs whose "object" does not passivize ("The hotel has wifi" -/-> "Wifi is had by the hotel");
+#: "care" because the data's "if you do not care the area" has no passive either
+NON_PASSIVE_VERBS = frozenset({
+    "have", "lack", "resemble", "cost", "weigh", "get", "become", "equal", "fit", "suit",
+    "mean", "contain", "last", "measure", "total", "number", "seem", "let", "want", "need", "care",
+})
+#: verbs that are also copulas ("This proved a decisive factor", "They make good cooks")
+COPULA_LIKE = frozenset({"prove", "make", "turn", "remain", "form", "constitute"})
+#: verb + noun idioms whose noun is no patient ("take place", "take a long time", "make sense")
+IDIOMS = {
+    "take": {"place", "part", "time", "care", "advantage", "turn", "turns", "note", "notice", "effect", "hold"},
+    "make": {"sense", "sure", "way", "progress", "use", "fun", "room", "headway"},
+    "pay": {"attention", "heed"}, "catch": {"fire", "sight"}, "lose": {"sight", "track", "touch"},
+    "keep": {"track", "pace", "touch"}, "give": {"way", "rise"}, "do": {"justice"},
+}
+#: verbs that take two objects; spaCy sometimes reads "gave John gold apples" as one noun phrase
+DITRANSITIVE = frozenset({"give", "send", "hand", "lend", "show", "tell", "offer", "bring", "teach", "pay",
+                          "owe", "sell", "award", "grant", "promise", "throw", "pass", "feed", "buy", "leave"})
+REFLEXIVE = frozenset({"myself", "yourself", "himself", "herself", "itself", "ourselves", "yourselves",
+                       "themselves", "oneself"})
+WH_TAGS = ("WDT", "WP", "WP$", "WRB")
+BLOCKING_DEPS = {
+    "nsubjpass": "already passive", "auxpass": "already passive", "csubjpass": "already passive",
+    "expl": "existential 'there' clause", "dative": "double object (dative)",
+    "oprd": "object predicate", "ccomp": "clausal complement", "xcomp": "open clausal complement",
+    "attr": "copular clause", "acomp": "copular clause", "csubj": "clausal subject",
+    "dep": "unclear attachment", "appos": "unclear attachment", "meta": "unclear attachment",
+}
+FLOATING_QUANTIFIERS = frozenset({"both", "all", "each"})
+
+
+class Skip(Exception):
+    """A sentence the passive transform will not rewrite; the message is the reason reported."""
+
+
+@dataclass(frozen=True)
+class Clause:
+    """The parts of one active clause that the passive rewrite moves."""
+
+    subject: tuple[int, int]  # token span [first, last]
+    object: tuple[int, int]
+    object_head: int
+    verb: Token
+    auxiliaries: tuple[Token, ...]
+    pre_verb: tuple[Token, ...]  # negation and adverbs between subject and verb
+    particle: Token | None
+    sentence: tuple[int, int]
+
+
+def members(parsed: ParsedText, i: int) -> set[int]:
+    """Token indices of ``i``'s subtree."""
+    found, frontier = {i}, [i]
+    while frontier:
+        head = frontier.pop()
+        for tok in parsed.children(head):
+            if tok.i not in found:
+                found.add(tok.i)
+                frontier.append(tok.i)
+    return found
+
+
+def subtree_span(parsed: ParsedText, i: int) -> tuple[int, int]:
+    """First and last token of ``i``'s subtree; Skip if the subtree is not contiguous."""
+    found = members(parsed, i)
+    first, last = min(found), max(found)
+    if len(found) != last - first + 1:
+        raise Skip("discontinuous phrase")
+    return first, last
+
+
+def find_clause(parsed: ParsedText, root: Token) -> Clause:
+    """Check that ``root`` heads a clause we can rewrite, and collect its parts."""
+    found = members(parsed, root.i)
+    sentence = (min(found), max(found))
+    if any("?" in parsed.tokens[i].text for i in found):
+        raise Skip("question")
+    if root.lemma.lower() == "be" or root.pos == "AUX":
+        raise Skip("copular clause")
+    if root.pos != "VERB" or not root.tag.startswith("VB"):
+        raise Skip("no finite main verb")
+    children = parsed.children(root.i)
+    for child in children:
+        if child.dep in BLOCKING_DEPS:
+            raise Skip(BLOCKING_DEPS[child.dep])
+        if child.dep == "conj" and child.pos in ("VERB", "AUX"):
+            raise Skip("coordinated verbs share the subject")
+    subjects = [c for c in children if c.dep == "nsubj"]
+    objects = [c for c in children if c.dep == "dobj"]
+    if not subjects:
+        raise Skip("no subject (imperative or fragment)")
+    if not objects:
+        raise Skip("no direct object")
+    if len(subjects) > 1 or len(objects) > 1:
+        raise Skip("several subjects or objects")
+    subject, obj = subjects[0], objects[0]
+    check_verb(parsed, root, obj)
+    check_object(parsed, root, obj)
+    subj_span, obj_span = subtree_span(parsed, subject.i), subtree_span(parsed, obj.i)
+    check_spans(parsed, subj_span, obj_span, children)
+    check_context(parsed, root, subject, subj_span, sentence)
+    auxiliaries = tuple(c for c in children if c.dep == "aux")
+    particle = next((c for c in children if c.dep == "prt"), None)
+    pre_verb = check_order(parsed, root, subj_span, obj_span, auxiliaries, particle)
+    check_agreement(parsed, subject, auxiliaries[0] if auxiliaries else root)
+    return Clause(subj_span, obj_span, obj.i, root, auxiliaries, pre_verb, particle, sentence)
+
+
+def verb_lemma(verb: Token) -> str:
+    """spaCy reads transitive "lay"/"laid" as forms of "lie"; with an object it is "lay"."""
+    return "lay" if verb.text.lower() in ("lay", "lays", "laid", "laying") else verb.lemma.lower()
+
+
+def check_verb(parsed: ParsedText, verb: Token, obj: Token) -> None:
+    from lemminflect import getAllInflections
+
+    lemma = verb_lemma(verb)
+    if lemma in NON_PASSIVE_VERBS:
+        raise Skip(f"verb '{verb.text}' does not passivize")
+    forms = {f for group in getAllInflections(lemma, upos="VERB").values() for f in group}
+    if verb.text.lower() not in forms:  # misparses: "gluten free food" has no verb "gluten"
+        raise Skip(f"'{verb.text}' is not a known form of the verb '{lemma}'")
+    if obj.lemma.lower() in IDIOMS.get(lemma, ()):
+        raise Skip(f"verb-noun idiom '{verb.text} ... {obj.text}'")
+    first = parsed.tokens[min(members(parsed, obj.i))]
+    definite = first.tag in ("PRP$", "PRP", "NNP", "NNPS") or first.text.lower() in ("the", "this", "that",
+                                                                                         "these", "those")
+    if lemma in COPULA_LIKE and not definite:
+        raise Skip(f"'{verb.text}' may be a copula here")
+
+
+def check_object(parsed: ParsedText, verb: Token, obj: Token) -> None:
+    from lemminflect import getAllLemmas
+
+    word = obj.text.lower()
+    if word in REFLEXIVE or word in ("other", "another"):
+        raise Skip("reflexive or reciprocal object")
+    if obj.pos not in ("NOUN", "PROPN", "PRON", "NUM"):
+        raise Skip(f"object '{obj.text}' is not a noun phrase")
+    children = parsed.children(obj.i)
+    bare = not any(c.dep in ("det", "poss", "amod", "nummod", "compound") for c in children)
+    if obj.tag in ("NN", "NNS") and bare and "NOUN" not in getAllLemmas(word):
+        raise Skip(f"object '{obj.text}' is not a noun")  # "lay motionless", "left singing"
+    if verb_lemma(verb) in DITRANSITIVE and any(c.dep == "compound" and c.pos in ("PROPN", "PRON")
+                                                 for c in children) and obj.pos == "NOUN":
+        raise Skip("possible double object read as one noun phrase")
+
+
+def check_spans(parsed: ParsedText, subj: tuple[int, int], obj: tuple[int, int], verb_children: list[Token]) -> None:
+    """Refuse what the moved phrases would break: split suffixes, wh-words, polarity, inner commas."""
+    tokens = parsed.tokens
+    for tok in (*tokens[subj[0] : subj[1] + 2], *tokens[obj[0] : obj[1] + 2]):
+        if len(tok.text) > 1 and tok.text[0] == "-" and tok.text[1:].isalpha():
+            raise Skip(f"split suffix '{tok.text}' (number unknown)")  # the data's "hotel -s"
+    if tokens[subj[0]].tag in WH_TAGS or tokens[obj[0]].tag in WH_TAGS:
+        raise Skip("question or relative clause")
+    if tokens[obj[1]].pos == "PUNCT" or tokens[subj[1]].pos == "PUNCT":
+        raise Skip("phrase ends in punctuation (misparse)")
+    if tokens[subj[1]].text.lower() in FLOATING_QUANTIFIERS:
+        raise Skip("floating quantifier after the subject")
+    if any(c.dep == "neg" for c in verb_children) and tokens[obj[0]].text.lower().startswith("any"):
+        raise Skip("negative-polarity 'any' object cannot become the subject")
+    after_obj = tokens[obj[1] + 1] if obj[1] + 1 < len(tokens) else None
+    if any(t.text == "," for t in tokens[subj[0] : subj[1] + 1]) and after_obj is not None and after_obj.pos != "PUNCT":
+        raise Skip("subject with an inner comma would need another comma as agent")
+
+
+def check_context(parsed: ParsedText, verb: Token, subject: Token, subj: tuple[int, int],
+                  sentence: tuple[int, int]) -> None:
+    """The rest of the sentence must not depend on which phrase is the subject."""
+    span = parsed.tokens[sentence[0] : sentence[1] + 1]
+    if any(t.text.lower() in REFLEXIVE for t in span):
+        raise Skip("reflexive pronoun (its binder would change)")
+    if any(t.text.lower() == "than" and t.i > verb.i for t in span):
+        raise Skip("comparative clause")
+    if subject.text.lower() == "it" and any(t.pos in ("VERB", "AUX") and t.i > verb.i for t in span):
+        raise Skip("possible extraposition with 'it'")
+    for child in parsed.children(verb.i):
+        if child.i > subj[0]:
+            continue
+        if child.dep == "mark":
+            raise Skip("subordinate clause")
+        clause_inside = any(parsed.tokens[i].pos in ("VERB", "AUX") for i in members(parsed, child.i))
+        no_subject = not any(c.dep in ("nsubj", "nsubjpass") for c in parsed.children(child.i))
+        if child.dep in ("advcl", "prep") and clause_inside and no_subject:
+            raise Skip("fronted clause whose implied subject would change")
+
+
+def check_agreement(parsed: ParsedText, subject: Token, finite: Token) -> None:
+    """A present-tense active verb that disagrees with its subject ("pizza try") means a misparse or bad input."""
+    if finite.tag not in ("VBZ", "VBP"):
+        return
+    try:
+        person = agreement(parsed, subject)
+    except Skip:
+        return
+    if (finite.tag == "VBZ") != (person == "3s"):
+        raise Skip(f"subject '{subject.text}' and verb '{finite.text}' disagree")
+
+
+def check_order(parsed: ParsedText, verb: Token, subj: tuple[int, int], obj: tuple[int, int],
+                auxiliaries: tuple[Token, ...], particle: Token | None) -> tuple[Token, ...]:
+    """Subject, auxiliaries/adverbs, verb, (particle), object, in this order and nothing else in between."""
+    if not subj[1] < verb.i < obj[0]:
+        raise Skip("unusual word order")
+    if any(a.i < subj[0] for a in auxiliaries):
+        raise Skip("question (auxiliary before the subject)")
+    if any(a.i > verb.i for a in auxiliaries):
+        raise Skip("unusual word order")
+    pre_verb = []
+    for tok in parsed.tokens[subj[1] + 1 : verb.i]:
+        if tok in auxiliaries:
+            continue
+        if tok.head == verb.i and tok.dep in ("neg", "advmod") and tok.pos in ("PART", "ADV"):
+            pre_verb.append(tok)
+            continue
+        raise Skip("material between subject and verb")
+    if any(t is not particle for t in parsed.tokens[verb.i + 1 : obj[0]]):
+        raise Skip("material between verb and object")
+    if particle is not None and particle.i > obj[1] + 1:
+        raise Skip("particle far from its verb")
+    after = [c for c in parsed.children(verb.i) if c.i > obj[1]]
+    if any(c.dep in ("conj", "cc") for c in after):
+        raise Skip("coordination after the object")
+    if any(c.dep in ("prep", "agent") and c.text.lower() == "by" for c in after):
+        raise Skip("a 'by' phrase already follows the object")
+    return tuple(pre_verb)
+
+
+def agreement(parsed: ParsedText, head: Token) -> str:
+    """Person and number of a noun phrase headed by ``head``: "1s", "3s" or "pl"."""
+    children = parsed.children(head.i)
+    if any(c.dep == "conj" for c in children):
+        if any(c.dep == "cc" and c.text.lower() in ("or", "nor") for c in children):
+            raise Skip("number of an 'or' phrase is unclear")
+        return "pl"
+    word = head.text.lower()
+    if word in PRONOUN_AGREEMENT:
+        return PRONOUN_AGREEMENT[word]
+    if head.tag == "NNPS":  # "The Beatles are", but "Tesla Motors is", "The United States is"
+        raise Skip(f"number of the plural-looking name '{head.text}' is unclear")
+    if head.tag == "NNS":
+        return "pl"
+    if head.tag in ("NN", "NNP"):
+        return "3s"
+    raise Skip(f"number of '{head.text}' is unclear")
