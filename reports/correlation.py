@@ -177,12 +177,13 @@ def provenance_notes(result: CorrelationResult) -> list[str]:
     ref = ("human references (best over references)" if cfg.reference == "human"
            else "the meaning representation as text (RoMe Table 1 protocol)")
     notes = [f"Data: {data}; scored {len(result.items)} items"
-             + (f" (seeded sample of {cfg.n_items}, seed {cfg.seed})" if cfg.n_items else ""),
+             + (f" (seeded sample of {cfg.n_items}, seed {cfg.seed})"
+                if cfg.n_items and cfg.n_items < len(result.dataset.items) else ""),
              f"Reference: {ref}" + (f"; {result.left_out} items without a human reference left out"
                                     if result.left_out else "")]
-    if cfg.n_resamples:
-        notes.append(f"Cells: coefficient, * = p < {ALPHA} (two-sided), [95% percentile-bootstrap CI over items, "
-                     f"{cfg.n_resamples} resamples, seed {cfg.seed}]")
+    ci = (f"[95% percentile-bootstrap CI over items, {cfg.n_resamples} resamples, seed {cfg.seed}]"
+          if cfg.n_resamples else "(no bootstrap CI asked for)")
+    notes.append(f"Cells: coefficient, * = p < {ALPHA} (two-sided), {ci}")
     notes += [f"Signature {m}: {s}" for m, s in result.signatures.items()]
     notes += [f"Left out {m} (not available here): {reason}" for m, reason in result.skipped.items()]
     notes.append(f"Produced by rome report correlation, {provenance()}")
