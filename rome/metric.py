@@ -70,10 +70,10 @@ def load_grammar():
         ) from exc
     try:
         return module.load_default()
-    except (OSError, FileNotFoundError) as exc:
+    except (OSError, ResourceMissingError) as exc:
         raise ResourceMissingError(
-            f"RoMe's grammar classifier weights are missing ({exc}); "
-            "use --metric rome/ted for RoMe without the grammar feature"
+            f"RoMe needs the grammar classifier for F_g: {exc}; "
+            "meanwhile --metric rome/ted scores RoMe without the grammar feature"
         ) from exc
 
 
@@ -173,8 +173,10 @@ class RoMe(Metric):
         return self.scorer(feats[:, : len(self.scorer.features)])
 
     def _score_pairs(self, hypotheses: list[str], references: list[str]) -> np.ndarray:
+        if self.uses_grammar:
+            _ = self.grammar  # fail early, naming the missing part
         if self.feature_set is not None:
-            _ = self.scorer  # fail early when the weights are missing
+            _ = self.scorer
         return self._combine(self.features(hypotheses, references))
 
     # -- explanations -----------------------------------------------------------------------

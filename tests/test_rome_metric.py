@@ -1,0 +1,131 @@
+"""RoMe through the contract, the registry and the CLI, and the paper's qualitative cases (Tables 2, 3)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from rome.core.errors import ResourceMissingError
+from rome.core.registry import available_metrics, build_metric
+from rome.metric import RoMe, load_grammar
+from rome.scorer import load_scorer
+
+PARAPHRASE = ("Munich is located at the southern part of Germany.", "Munich is situated in the south of Germany.")
+PASSIVE = ("Tesla motors is founded by Elon Musk.", "Elon Musk has founded Tesla Motors.")
+REPETITION = ("Elon musk has founded tesla motors.", "Elon elon elon elon elon founded tesla tesla tesla.")
+UNRELATED = (
+    "James Craig Watson, who died from peritonitis, discovered 101 Helena.",
+    "The Polish Academy of Science is regionserved.",
+)
+CASES = [PARAPHRASE, PASSIVE, REPETITION, UNRELATED]
+
+
+def _grammar_available() -> bool:
+    try:
+        load_grammar()
+    except ResourceMissingError:
+        return False
+    return True
+
+
+@pytest.fixture(scope="module")
+def scores():
+    refs, hyps = [c[0] for c in CASES], [c[1] for c in CASES]
+    names = ["rome/ted", "rome/soft", "bertscore", "moverscore"]
+    if _grammar_available():
+        names.append("rome")
+    return {name: build_metric(name).score(hyps, refs) for name in names if name in available_metrics()}
+
+
+def test_paraphrase_and_passive_score_high_repetition_and_unrelated_low(scores):
+    para, passive, rep, unrelated = scores["rome/ted"]
+    assert para > 0.75 and passive > 0.5
+    assert rep < 0.3 and unrelated < 0.15
+    assert min(para, passive) > 2.5 * max(rep, unrelated)
+
+
+def test_full_rome_on_the_qualitative_cases(scores):
+    if "rome" not in scores:
+        pytest.skip("grammar classifier weights not built yet")
+    para, passive, rep, unrelated = scores["rome"]
+    assert min(para, passive) > max(rep, unrelated)
+
+
+def test_rome_is_lower_than_bertscore_on_repetition(scores):
+    """Table 3: BERTScore (MiniLM, no baseline rescaling) rates the repetitive text 0.74.
+
+    On the unrelated pair this BERTScore is already low (about 0.09, like RoMe's), so only the
+    repetition case is asserted in absolute terms; docs/rome.md lists both numbers.
+    """
+    if "bertscore" not in scores:
+        pytest.skip("bertscore baseline not installed")
+    assert scores["rome/ted"][2] < scores["bertscore"][2] - 0.3
+
+
+def test_rome_separates_bad_cases_from_paraphrase_more_than_the_baselines(scores):
+    """Scales differ (MoverScore goes negative), so compare each metric with its own paraphrase score."""
+    rome = scores["rome/ted"]
+    for name in ("bertscore", "moverscore"):
+        if name not in scores:
+            continue
+        other = scores[name]
+        assert rome[2] / rome[0] < other[2] / other[0], name
+
+
+def test_alignment_and_soft_penalty_lower_the_repetition_score(scores):
+    std = build_metric("rome/emd_std").score([REPETITION[1]], [REPETITION[0]])[0]
+    assert scores["rome/soft"][2] < std - 0.2
+
+
+def test_variants_are_registered_and_left_out_of_all():
+    names = available_metrics()
+    for variant in ("rome", "rome/emd_std", "rome/align", "rome/soft", "rome/ted", "rome/grammar"):
+        assert variant in names
+    assert "rome/ted" not in available_metrics(include_variants=False)
+    metric = build_metric("rome/ted")
+    assert metric.name == "rome/ted"
+    sig = str(metric.signature())
+    assert "theta:0.65" in sig and "delta:0.6" in sig and "scorer:ted:" in sig
+
+
+def test_contract_edges():
+    metric = RoMe(variant="ted")
+    out = metric.score(["", PARAPHRASE[1]], [PARAPHRASE[0], [UNRELATED[0], PARAPHRASE[0]]])
+    assert out[0] == 0.0
+    assert out[1] == pytest.approx(metric.score_one(PARAPHRASE[1], PARAPHRASE[0]))
+    assert metric.score_one("!!!", "A sentence.") >= 0.0  # punctuation only: no NaN
+
+
+def test_components_and_explain():
+    metric = RoMe(variant="ted")
+    parts = metric.components(PASSIVE[1], PASSIVE[0])
+    assert 0 < parts.f_sem < 1 and 0 < parts.f_ted < 1 and parts.f_g is None
+    assert parts.score == pytest.approx(metric.score_one(PASSIVE[1], PASSIVE[0]))
+    shown = metric.explain(PASSIVE[1], PASSIVE[0])
+    assert list(shown) == ["rome/ted.F_sem (EMD)", "rome/ted.F_ted (TED-SE)", "rome/ted"]
+
+
+def test_full_rome_says_when_the_grammar_classifier_is_missing():
+    if _grammar_available():
+        parts = RoMe().components(PARAPHRASE[1], PARAPHRASE[0])
+        assert 0.0 <= parts.f_g <= 1.0
+    else:
+        with pytest.raises(ResourceMissingError, match="grammar"):
+            RoMe().score([PARAPHRASE[1]], [PARAPHRASE[0]])
+
+
+def test_cli_prints_the_components(capsys):
+    from rome.cli import main
+
+    assert main(["score", "--hyp", REPETITION[1], "--ref", REPETITION[0], "--metric", "rome/ted"]) == 0
+    out = capsys.readouterr().out
+    assert "F_sem (EMD)" in out and "F_ted (TED-SE)" in out
+
+
+def test_scorer_weights_are_monotone_in_each_feature():
+    net = load_scorer("ted")
+    grid = np.linspace(0, 1, 11)
+    table = np.array([[net(np.array([[a, b]]))[0] for b in grid] for a in grid])
+    assert ((table >= 0) & (table <= 1)).all()
+    assert (np.diff(table, axis=0) >= -1e-9).all() and (np.diff(table, axis=1) >= -1e-9).all()
+    assert net.meta["test"]["auc"] > 0.8

@@ -1,0 +1,150 @@
+"""RoMe's steps one by one, on the real encoder and parser: pooling, weights, alignment, EMD, TED-SE."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from rome.core.encoder import get_encoder
+from rome.core.parsing import get_parser
+from rome.semantic import (
+    IdfTable,
+    alignment_scores,
+    distance_matrix,
+    emd,
+    hard_alignment,
+    relative_position,
+    semantic_similarity,
+    tfidf_weights,
+)
+from rome.tree_edit import node_equality, ted_similarity, tree_edit_distance
+from rome.words import Words, analyse, pool_pieces
+
+
+@pytest.fixture(scope="module")
+def words():
+    texts = [
+        "Elon Musk has founded Tesla Motors unbelievably.",
+        "Tesla motors is founded by Elon Musk.",
+        "Elon elon elon elon elon founded tesla tesla tesla.",
+        "Elon musk has founded tesla motors.",
+        "The film was great.",
+        "The movie was great.",
+        "It rained. The streets were wet.",
+    ]
+    return analyse(texts, get_encoder(), get_parser())
+
+
+def test_pool_pieces_means_the_pieces_of_each_span():
+    offsets = [(0, 0), (0, 2), (2, 4), (5, 8), (0, 0)]
+    vectors = np.arange(10, dtype=np.float32).reshape(5, 2)
+    pooled = pool_pieces(offsets, vectors, [(0, 4), (5, 8)])
+    np.testing.assert_allclose(pooled, [[3.0, 4.0], [6.0, 7.0]])
+
+
+def test_a_word_split_into_pieces_gets_the_mean_of_its_pieces(words):
+    text = "Elon Musk has founded Tesla Motors unbelievably."
+    emb = get_encoder().encode([text])[0]
+    pieces = [k for k, (s, e) in enumerate(emb.offsets) if e > s and s >= text.index("unbelievably")]
+    pieces = [k for k in pieces if emb.offsets[k][1] <= text.index(".")]
+    assert len(pieces) > 1  # the word really splits (un ##bel ##ie ##va ##bly)
+    w = words[text]
+    assert w.words[-1] == "unbelievably"  # punctuation is not a word
+    np.testing.assert_allclose(w.vectors[-1], emb.vectors[pieces].mean(axis=0), rtol=1e-5, atol=1e-6)
+    # the word after a split is not shifted onto a piece of the previous word
+    assert w.words.index("Tesla") == 4
+    assert len(w) == 7 and w.heads.count(-1) == 1
+
+
+def test_tfidf_weights_are_l2_normalised_and_repeats_share_their_term():
+    idf = IdfTable([["tesla", "tesla", "founded"], ["elon", "founded"]])
+    weights = tfidf_weights(["tesla", "tesla", "founded"], idf)
+    assert np.linalg.norm([weights[0] + weights[1], weights[2]]) == pytest.approx(1.0)
+    assert weights[0] == weights[1]
+    assert idf["founded"] == pytest.approx(1.0) and idf["tesla"] > idf["founded"]
+
+
+def test_relative_position_matches_figure_3():
+    # founded is word 3 of 7 in the reference and word 2 of 5 in the hypothesis: 1/35
+    assert relative_position(7, 5)[3, 2] == pytest.approx(1 / 35)
+    assert alignment_scores(np.ones((7, 5)))[3, 2] == pytest.approx(0.971, abs=1e-3)
+
+
+def test_hard_constraint_aligns_each_word_at_most_once(words):
+    ref, hyp = words["Elon musk has founded tesla motors."], words["Elon elon elon elon elon founded tesla tesla tesla."]
+    cos = ref.unit @ hyp.unit.T
+    mask = hard_alignment(alignment_scores(cos))
+    assert mask.sum(axis=0).max() == 1 and mask.sum(axis=1).max() == 1
+    d = distance_matrix(cos, "soft")
+    elon_cols = [j for j, w in enumerate(hyp.words) if w.lower() == "elon"]
+    assert (d[:, elon_cols] < 1).sum() <= 1  # five "elon"s, at most one transported cheaply
+
+
+def test_emd_is_the_partial_transport_of_equation_2():
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        m, n = rng.random(5), rng.random(4)
+        d = np.ones((5, 4))
+        rows, cols = rng.permutation(5)[:3], rng.permutation(4)[:3]
+        d[rows, cols] = rng.random(3)
+        mass = min(m.sum(), n.sum())
+        # with one-to-one cheap pairs, the optimum ships min(m_i, n_j) over each of them
+        saved = sum((1 - d[i, j]) * min(m[i], n[j]) for i, j in zip(rows, cols))
+        assert emd(m, n, d) == pytest.approx(1 - saved / mass, abs=1e-9)
+
+
+def test_identical_sentence_scores_one_in_every_mode(words):
+    w = words["Tesla motors is founded by Elon Musk."]
+    for mode in ("std", "align", "soft"):
+        assert semantic_similarity(w, w, mode).f_sem == pytest.approx(1.0, abs=1e-6)
+    assert ted_similarity(w, w) == 1.0 and tree_edit_distance(w, w) == 0.0
+
+
+def test_soft_penalty_helps_the_passive_form(words):
+    ref, hyp = words["Tesla motors is founded by Elon Musk."], words["Elon Musk has founded Tesla Motors unbelievably."]
+    assert semantic_similarity(ref, hyp, "soft").f_sem > semantic_similarity(ref, hyp, "align").f_sem
+
+
+def test_delta_is_used(words):
+    ref, hyp = words["The film was great."], words["The movie was great."]
+    assert semantic_similarity(ref, hyp, "soft", delta=0.99).f_sem < semantic_similarity(ref, hyp, "soft").f_sem
+
+
+def test_ted_se_theta_lets_synonyms_match(words):
+    ref, hyp = words["The film was great."], words["The movie was great."]
+    equal = node_equality(ref, hyp, 0.65)
+    assert equal[ref.lemmas.index("film"), hyp.lemmas.index("movie")]
+    assert tree_edit_distance(ref, hyp, theta=0.65) == 0.0
+    assert tree_edit_distance(ref, hyp, theta=1.01) == 1.0  # only lemma equality: one change
+
+
+def test_ted_se_of_different_trees(words):
+    ref, hyp = words["Tesla motors is founded by Elon Musk."], words["Elon elon elon elon elon founded tesla tesla tesla."]
+    assert 0.0 < ted_similarity(ref, hyp) < ted_similarity(ref, ref) == 1.0
+    several = words["It rained. The streets were wet."]  # two parser roots under one w_0
+    assert 0.0 <= ted_similarity(several, ref) < 1.0
+
+
+def _random_words(rng: random.Random, n: int) -> Words:
+    heads = [-1 if i == 0 or rng.random() < 0.1 else rng.randrange(i) for i in range(n)]
+    lemmas = tuple(rng.choice("abcde") for _ in range(n))
+    vectors = np.eye(5, dtype=np.float32)[["abcde".index(x) for x in lemmas]]
+    return Words("x", lemmas, lemmas, tuple(heads), vectors, vectors)
+
+
+def test_zhang_shasha_equals_the_zss_package():
+    zss = pytest.importorskip("zss")
+    rng = random.Random(0)
+
+    def as_zss(w: Words):
+        nodes = {-1: zss.Node("ROOT"), **{i: zss.Node(lemma) for i, lemma in enumerate(w.lemmas)}}
+        for i, head in enumerate(w.heads):
+            nodes[head].addkid(nodes[i])
+        return nodes[-1]
+
+    for _ in range(150):
+        a, b = _random_words(rng, rng.randint(1, 10)), _random_words(rng, rng.randint(1, 10))
+        expected = zss.simple_distance(as_zss(a), as_zss(b), label_dist=lambda x, y: int(x != y))
+        assert tree_edit_distance(a, b) == expected
