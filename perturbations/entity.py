@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from perturbations import _thirdparty
+from perturbations._text import with_article_fixes
 from perturbations.base import Edit, Expectation, Perturbation, Result, Variant, apply_edits
 
 #: CheckList's perturbation for each entity label it can handle.
@@ -149,6 +150,7 @@ class EntityReplacement(Perturbation):
                 "checklist": self._checklist_on()}
         if not meta["checklist"]:
             meta["note"] = "checklist not available: only the dataset pool was used"
+        edits = with_article_fixes(text, edits)  # "an indian" -> "a chinese"
         variant = Variant(apply_edits(text, edits), self.kind, self.expectation, tuple(sorted(edits, key=lambda e: e.start)), meta)
         return Result(text, (variant,))
 

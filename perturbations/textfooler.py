@@ -26,7 +26,7 @@ import functools
 import random
 
 from perturbations import _embeddings, _thirdparty
-from perturbations._text import WORD_RE, word_spans
+from perturbations._text import WORD_RE, with_article_fixes, word_spans
 from perturbations.base import Edit, Perturbation, Result, Variant, apply_edits
 from perturbations.random_word import cased_variants, default_stopwords
 
@@ -140,8 +140,7 @@ class TextFoolerSwap(Perturbation):
         if not chosen:
             return Result.skip(text, "no word with a similar replacement that keeps tag and meaning")
         edits = [Edit(spans[i][0], spans[i][1], words[i], new) for i, new in sorted(chosen.items())]
-        edits += _article_edits(words, spans, chosen)
-        edits.sort(key=lambda e: e.start)
+        edits = with_article_fixes(text, edits)
         new_text = apply_edits(text, edits)
         meta = {"embedding": backend, "sentence_encoder": SENTENCE_ENCODER,
                 "sentence_similarity": round(float(_embeddings.sentence_similarity(text, [new_text])[0]), 4),
@@ -244,15 +243,3 @@ def _recover_case(word: str, reference: str) -> str:
         return word[:1].upper() + word[1:]
     return word
 
-
-def _article_edits(words: list[str], spans: list[tuple[int, int]], chosen: dict[int, str]) -> list[Edit]:
-    """Fix "a"/"an" before a swapped word ("a cheap" -> "an inexpensive"), by its first letter."""
-    edits = []
-    for i, new in chosen.items():
-        if i == 0 or words[i - 1].lower() not in ("a", "an") or (i - 1) in chosen:
-            continue
-        article = "an" if new[:1].lower() in "aeiou" else "a"
-        if words[i - 1].lower() != article:
-            article = _recover_case(article, words[i - 1])
-            edits.append(Edit(spans[i - 1][0], spans[i - 1][1], words[i - 1], article))
-    return edits

@@ -12,12 +12,13 @@ from perturbations.entity import EntityPool, EntityReplacement
 from perturbations.strategies import shipped_references
 
 #: one candidate per label: the output is fixed whatever the seed (spaCy en_core_web_sm's NER)
-POOL = {"GPE": ["England"], "PERSON": ["Mary Jones"], "ORG": ["Microsoft"], "DATE": ["2010"]}
+POOL = {"GPE": ["England"], "PERSON": ["Mary Jones"], "ORG": ["Microsoft"], "DATE": ["2010"], "NORP": ["Chinese"]}
 TABLE = [
     ("The population of Germany", "The population of England"),
     ("John Smith moved to Berlin in 1999.", "Mary Jones moved to England in 2010."),
     ("Google hired John Smith.", "Microsoft hired Mary Jones."),
     ("Germany is big. I love Germany.", "England is big. I love England."),
+    ("He is an Indian chef.", "He is a Chinese chef."),  # NORP, and the article follows
 ]
 
 

@@ -120,3 +120,18 @@ def test_bad_settings_are_rejected():
         TextFoolerSwap(embedding="glove")
     with pytest.raises(ValueError):
         TextFoolerSwap(n_words=0)
+
+
+@pytest.mark.parametrize("text,start,new,expected", [
+    ("is an indian place", 6, "chinese", "is a chinese place"),
+    ("A cheap one", 2, "inexpensive", "An inexpensive one"),
+    ("banana cheap", 7, "old", "banana old"),
+    ("an 7", 3, "7", "an 7"),
+])
+def test_article_agreement(text, start, new, expected):
+    from perturbations._text import with_article_fixes
+    from perturbations.base import Edit
+
+    end = start + len(text[start:].split()[0])
+    edits = with_article_fixes(text, [Edit(start, end, text[start:end], new)])
+    assert apply_edits(text, edits) == expected
