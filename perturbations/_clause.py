@@ -25,19 +25,32 @@ PRONOUN_AGREEMENT = {
 NON_PASSIVE_VERBS = frozenset({
     "have", "lack", "resemble", "cost", "weigh", "get", "become", "equal", "fit", "suit",
     "mean", "contain", "last", "measure", "total", "number", "seem", "let", "want", "need", "care",
+    "do",  # also a pro-verb in ellipsis ("he does Barcelona")
+    "suffice", "escape",
 })
 #: verbs that are also copulas ("This proved a decisive factor", "They make good cooks")
 COPULA_LIKE = frozenset({"prove", "make", "turn", "remain", "form", "constitute"})
 #: verb + noun idioms whose noun is no patient ("take place", "take a long time", "make sense")
 IDIOMS = {
-    "take": {"place", "part", "time", "care", "advantage", "turn", "turns", "note", "notice", "effect", "hold"},
+    "take": {"place", "part", "time", "care", "advantage", "turn", "turns", "note", "notice", "effect", "hold",
+             "second", "minute", "hour", "day", "week", "month", "year", "while", "age",
+             "snooze", "nap", "walk", "look", "break", "rest", "shower", "bath", "breath", "seat"},
     "make": {"sense", "sure", "way", "progress", "use", "fun", "room", "headway"},
     "pay": {"attention", "heed"}, "catch": {"fire", "sight"}, "lose": {"sight", "track", "touch"},
     "keep": {"track", "pace", "touch"}, "give": {"way", "rise"}, "do": {"justice"},
 }
-#: verbs that take two objects; spaCy sometimes reads "gave John gold apples" as one noun phrase
+#: verbs with two objects or an object predicate; spaCy sometimes reads "gave John gold apples" or
+#: "elected Graham chairman" as one noun phrase
 DITRANSITIVE = frozenset({"give", "send", "hand", "lend", "show", "tell", "offer", "bring", "teach", "pay",
-                          "owe", "sell", "award", "grant", "promise", "throw", "pass", "feed", "buy", "leave"})
+                          "owe", "sell", "award", "grant", "promise", "throw", "pass", "feed", "buy", "leave",
+                          "elect", "name", "appoint", "call", "crown", "declare", "dub", "label", "vote",
+                          "consider", "deem", "make", "cook", "bake", "envy", "find", "build", "fetch",
+                          "pour", "save", "spare", "write", "allow", "deny", "ask", "bet", "wish"})
+#: plural nouns without -s that are never singular (other -s-less "NNS" tags are tagger slips: "the yolk")
+PLURAL_WITHOUT_S = frozenset({"people", "police", "cattle", "clergy", "livestock", "personnel", "children",
+                              "men", "women", "feet", "teeth", "mice", "geese", "data", "criteria"})
+QUANTIFIERS = frozenset({"every", "each", "all", "some", "no", "most", "many", "few", "several", "any", "both",
+                         "everyone", "everybody", "someone", "somebody", "nobody", "everything"})
 REFLEXIVE = frozenset({"myself", "yourself", "himself", "herself", "itself", "ourselves", "yourselves",
                        "themselves", "oneself"})
 WH_TAGS = ("WDT", "WP", "WP$", "WRB")
@@ -115,6 +128,8 @@ def find_clause(parsed: ParsedText, root: Token) -> Clause:
     if len(subjects) > 1 or len(objects) > 1:
         raise Skip("several subjects or objects")
     subject, obj = subjects[0], objects[0]
+    if subject.pos not in ("NOUN", "PROPN", "PRON", "NUM"):
+        raise Skip("clausal or unusual subject")  # "That factories abound worries me"
     check_verb(parsed, root, obj)
     check_object(parsed, root, obj)
     subj_span, obj_span = subtree_span(parsed, subject.i), subtree_span(parsed, obj.i)
@@ -141,7 +156,7 @@ def check_verb(parsed: ParsedText, verb: Token, obj: Token) -> None:
     forms = {f for group in getAllInflections(lemma, upos="VERB").values() for f in group}
     if verb.text.lower() not in forms:  # misparses: "gluten free food" has no verb "gluten"
         raise Skip(f"'{verb.text}' is not a known form of the verb '{lemma}'")
-    if obj.lemma.lower() in IDIOMS.get(lemma, ()):
+    if obj.lemma.lower() in IDIOMS.get(lemma, ()) or obj.text.lower() in IDIOMS.get(lemma, ()):
         raise Skip(f"verb-noun idiom '{verb.text} ... {obj.text}'")
     first = parsed.tokens[min(members(parsed, obj.i))]
     definite = first.tag in ("PRP$", "PRP", "NNP", "NNPS") or first.text.lower() in ("the", "this", "that",
@@ -165,20 +180,35 @@ def check_object(parsed: ParsedText, verb: Token, obj: Token) -> None:
     if verb_lemma(verb) in DITRANSITIVE and any(c.dep == "compound" and c.pos in ("PROPN", "PRON")
                                                  for c in children) and obj.pos == "NOUN":
         raise Skip("possible double object read as one noun phrase")
+    if obj.text.lower() == "way":
+        raise Skip("'way' construction")  # "whistled his way past the house"
+    inside = [parsed.tokens[i] for i in sorted(members(parsed, obj.i))]
+    if any(t.dep == "prep" and t.head == obj.i and t.text.lower() != "of" for t in inside):
+        raise Skip("prepositional phrase may belong to the verb")  # "swatted the mosquito with the paper"
+    if any(t.dep == "acl" and t.tag == "VBN" and not any(c.dep in ("agent", "prep") for c in parsed.children(t.i))
+           for t in inside):
+        raise Skip("participle after the object (possible object predicate)")  # "keep copies hidden"
+    if inside[-1].pos == "ADV":
+        raise Skip("adverb at the end of the object")  # "mixed the eggs and the cream together"
 
 
 def check_spans(parsed: ParsedText, subj: tuple[int, int], obj: tuple[int, int], verb_children: list[Token]) -> None:
     """Refuse what the moved phrases would break: split suffixes, wh-words, polarity, inner commas."""
     tokens = parsed.tokens
-    for tok in (*tokens[subj[0] : subj[1] + 2], *tokens[obj[0] : obj[1] + 2]):
-        if len(tok.text) > 1 and tok.text[0] == "-" and tok.text[1:].isalpha():
-            raise Skip(f"split suffix '{tok.text}' (number unknown)")  # the data's "hotel -s"
     if tokens[subj[0]].tag in WH_TAGS or tokens[obj[0]].tag in WH_TAGS:
         raise Skip("question or relative clause")
     if tokens[obj[1]].pos == "PUNCT" or tokens[subj[1]].pos == "PUNCT":
         raise Skip("phrase ends in punctuation (misparse)")
     if tokens[subj[1]].text.lower() in FLOATING_QUANTIFIERS:
         raise Skip("floating quantifier after the subject")
+    subj_words = {t.text.lower() for t in tokens[subj[0] : subj[1] + 1]} | {
+        "#" for t in tokens[subj[0] : subj[1] + 1] if t.tag == "CD" or t.ent_type == "MONEY"}
+    obj_words = {t.text.lower() for t in tokens[obj[0] : obj[1] + 1]} | {
+        "#" for t in tokens[obj[0] : obj[1] + 1] if t.tag == "CD"}
+    if (subj_words & (QUANTIFIERS | {"#"})) and obj_words & (QUANTIFIERS | {"#"}):
+        raise Skip("two quantifiers (their scope could change)")  # "three students attended every seminar"
+    if any(t.ent_type == "MONEY" for t in tokens[subj[0] : subj[1] + 1]):
+        raise Skip("money as subject is no agent")  # "$50 won't buy a dress"
     if any(c.dep == "neg" for c in verb_children) and tokens[obj[0]].text.lower().startswith("any"):
         raise Skip("negative-polarity 'any' object cannot become the subject")
     after_obj = tokens[obj[1] + 1] if obj[1] + 1 < len(tokens) else None
@@ -190,10 +220,24 @@ def check_context(parsed: ParsedText, verb: Token, subject: Token, subj: tuple[i
                   sentence: tuple[int, int]) -> None:
     """The rest of the sentence must not depend on which phrase is the subject."""
     span = parsed.tokens[sentence[0] : sentence[1] + 1]
+    for tok in span:
+        if len(tok.text) > 1 and tok.text[0] == "-" and tok.text[1:].isalpha():
+            raise Skip(f"split suffix '{tok.text}' (number unknown)")  # the data's "hotel -s"
     if any(t.text.lower() in REFLEXIVE for t in span):
         raise Skip("reflexive pronoun (its binder would change)")
     if any(t.text.lower() == "than" and t.i > verb.i for t in span):
         raise Skip("comparative clause")
+    if any(t.pos == "AUX" and t.dep not in ("aux", "auxpass") and t.lemma.lower() != "be" for t in span):
+        raise Skip("elliptical auxiliary ('Raffi should too')")
+    if any(c.pos == "ADJ" and c.i > verb.i for c in parsed.children(verb.i)):
+        raise Skip("adjective predicate after the object")  # "dropped its apple free"
+    for tok in span:
+        nxt = parsed.tokens[tok.i + 1] if tok.i + 1 < len(parsed.tokens) else None
+        if nxt is not None and nxt.text.lower() == "n't":
+            nxt = parsed.tokens[nxt.i + 1] if nxt.i + 1 < len(parsed.tokens) else None
+        own_auxiliary = tok.dep == "aux" and tok.head == verb.i
+        if tok.lemma.lower() == "do" and not own_auxiliary and (nxt is None or nxt.pos == "PUNCT"):
+            raise Skip("ellipsis ('... Felix doesn't')")
     if subject.text.lower() == "it" and any(t.pos in ("VERB", "AUX") and t.i > verb.i for t in span):
         raise Skip("possible extraposition with 'it'")
     for child in parsed.children(verb.i):
@@ -261,6 +305,8 @@ def agreement(parsed: ParsedText, head: Token) -> str:
     if head.tag == "NNPS":  # "The Beatles are", but "Tesla Motors is", "The United States is"
         raise Skip(f"number of the plural-looking name '{head.text}' is unclear")
     if head.tag == "NNS":
+        if not word.endswith("s") and word not in PLURAL_WITHOUT_S:
+            raise Skip(f"number of '{head.text}' is unclear (tagged plural)")
         return "pl"
     if head.tag in ("NN", "NNP"):
         return "3s"

@@ -185,6 +185,9 @@ def rewrite_clause(parsed: ParsedText, clause: Clause) -> Edit:
         verb_group += " " + span_text(parsed, last + 1, end)
     initial = clause.subject[0] == clause.sentence[0]
     new = f"{as_subject(parsed, clause.object, initial)} {verb_group} by {as_agent(parsed, clause.subject, initial)}"
+    last_token = parsed.tokens[end]
+    if end == clause.sentence[1] and len(last_token.text) > 1 and last_token.text.endswith("."):
+        new += "."  # the abbreviation's period also ended the sentence ("at 4 P.M.")
     start = parsed.tokens[clause.subject[0]].idx
-    stop = parsed.tokens[end].idx + len(parsed.tokens[end].text)
+    stop = last_token.idx + len(last_token.text)
     return Edit(start, stop, parsed.text[start:stop], new)
