@@ -124,3 +124,37 @@ def test_pattern_is_warmed_up():
     from pattern.en import conjugate
 
     assert conjugate("be", "3sg") == "is"
+
+
+MISSING_SCRIPT = r"""
+import json, sys
+sys.modules["textattack"] = None  # as if not installed: `import textattack` raises ImportError
+sys.modules["checklist"] = None
+from perturbations import _thirdparty
+from perturbations.registry import build_perturbation
+out = {"available": [_thirdparty.available("textattack"), _thirdparty.available("checklist")],
+       "reason": _thirdparty.missing_reason("checklist")}
+text = "John Smith isn't at the cheap restaurant in Boston."
+for kind, opts in [("random_word", {}), ("typos", {}), ("contractions", {}), ("textfooler", {}),
+                   ("entity", {"pool": {"GPE": ["Paris"]}})]:
+    variant = build_perturbation(kind, **opts).apply(text, 1).variants[0]
+    out[kind] = {"meta": variant.meta, "text": variant.text}
+print(json.dumps(out))
+"""
+
+
+def test_every_kind_works_without_textattack_and_checklist():
+    import json
+    import subprocess
+
+    proc = subprocess.run([sys.executable, "-c", MISSING_SCRIPT], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert out["available"] == [False, False]
+    assert "install_extras.sh" in out["reason"]
+    assert out["random_word"]["meta"]["backend"] == "python"
+    assert out["typos"]["meta"]["backend"] == "python"
+    assert out["contractions"]["text"] == "John Smith is not at the cheap restaurant in Boston."
+    assert out["textfooler"]["meta"]["embedding"] == "wordnet"
+    assert out["entity"]["text"] == "John Smith isn't at the cheap restaurant in Paris."
+    assert "only the dataset pool" in out["entity"]["meta"]["note"]
