@@ -38,7 +38,7 @@ FAST = settings(max_examples=25, deadline=None, derandomize=True, database=None)
 @given(pair=reference_pairs(), sentence=sentences(), seed=seeds())
 def test_strategies_draw_real_pairs_from_the_same_mr(pair, sentence, seed):
     assert isinstance(pair, SourcePair) and pair.reference != pair.original
-    assert sentence.strip() and 0 <= seed < 2**31
+    assert sentence.strip() and 0 <= seed < 2**32
 
 
 @FAST

@@ -19,10 +19,14 @@ from hypothesis import assume
 from hypothesis import strategies as st
 
 from perturbations.base import Perturbation
+from perturbations.strategies import seeds, shipped_sentences
 from rome.core.contract import Metric
 from suites.harness.checks import CaseCheck, CaseScores, Decrease, Invariant, MetricInfo
 from suites.harness.data import NOVIKOVA_DATASETS, Novikova, SourcePair
 from suites.harness.spec import Perturb
+
+__all__ = ["assert_check", "assert_decrease", "assert_invariant", "perturbations", "reference_pairs",
+           "seeds", "sentences"]
 
 
 @functools.lru_cache(maxsize=8)
@@ -38,13 +42,8 @@ def reference_pairs(
 
 
 def sentences(datasets: tuple[str, ...] = NOVIKOVA_DATASETS) -> st.SearchStrategy[str]:
-    """Single human references from the shipped data."""
-    return reference_pairs(datasets, "self").map(lambda pair: pair.reference)
-
-
-def seeds() -> st.SearchStrategy[int]:
-    """Seeds for a perturbation's random generator."""
-    return st.integers(min_value=0, max_value=2**31 - 1)
+    """Single human references from the shipped data (the perturbations' own strategy)."""
+    return shipped_sentences(tuple(datasets))
 
 
 def perturbations(kind: str, **options: st.SearchStrategy) -> st.SearchStrategy[Perturb]:
