@@ -163,3 +163,30 @@ def test_user_jsonl_pairs_are_a_data_source(tmp_path):
     path.write_text('{"id": "a", "reference": "x"}\n')
     with pytest.raises(InputError, match="pairs.jsonl:1: 'original' must be a non-empty string"):
         _ = SuiteRun(suite, cache=ScoreCache(None)).cases
+
+
+def test_a_metric_that_cannot_be_built_here_is_left_out_and_said_so(suite_file, tmp_path, capsys):
+    from rome.core import registry
+    from rome.core.contract import Metric
+    from rome.core.errors import ResourceMissingError
+
+    class NeedsWeights(Metric):
+        name = "needs_weights"
+
+        def __init__(self):
+            raise ResourceMissingError("needs_weights: weights.json not found; train them first")
+
+        def _score_pairs(self, hypotheses, references):  # pragma: no cover - never built
+            raise AssertionError
+
+    registry.register("needs_weights")(NeedsWeights)
+    try:
+        code = main(["suite", str(suite_file), "--metric", "bleu", "--metric", "needs_weights", "--no-cache",
+                     "--out", str(tmp_path / "o")])
+    finally:
+        registry.unregister("needs_weights")
+    captured = capsys.readouterr()
+    assert code == 0 and "left out needs_weights: needs_weights: weights.json not found" in captured.err
+    summary = json.loads((tmp_path / "o" / "summary.json").read_text())
+    assert list(summary["checks"]) == ["bleu"] and "needs_weights" in summary["unavailable"]
+    assert "Left out (not available here)" in captured.out

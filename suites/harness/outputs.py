@@ -63,6 +63,7 @@ def summary(run: SuiteRun) -> dict[str, Any]:
         "data": {**run.suite.data.describe(), **(run.build_stats.as_dict() if run.build_stats else {})},
         "perturbation": run.build_perturbation_description(),
         "checks": {m: {c.name: run.result(m, c.name).summary() for c in run.suite.checks} for m in metrics},
+        "unavailable": dict(run.unavailable),
         "cache": {"hits": run.cache.hits, "misses": run.cache.misses,
                   "path": str(run.cache.path) if run.cache.path else None},
         "timings_s": {k: round(v, 3) for k, v in run.timings.items()},
@@ -96,6 +97,9 @@ def summary_markdown(data: dict[str, Any]) -> str:
               "for minimum-functionality checks they are the distance to the bound.", "",
               "Signatures:", ""]
     lines += [f"- `{m}`: `{s}`" for m, s in data["signatures"].items()]
+    if data.get("unavailable"):
+        lines += ["", "Left out (not available here):", ""]
+        lines += [f"- `{m}`: {why}" for m, why in data["unavailable"].items()]
     return "\n".join(lines) + "\n"
 
 

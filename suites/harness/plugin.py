@@ -73,7 +73,11 @@ class SuiteItem(pytest.Item):
         from suites.harness.runner import failure_message
 
         run = _run_for(self.config, self.suite)
-        result = run.result(self.metric, self.check)
+        try:
+            result = run.result(self.metric, self.check)
+        except ResourceMissingError as exc:  # weights not trained, optional package missing: not a verdict
+            run.unavailable[self.metric] = str(exc)
+            pytest.skip(f"{self.metric}: {exc}")
         self.user_properties.append(("pass_rate", result.pass_rate))
         if result.n == 0:
             pytest.skip(f"{self.metric}[{self.check}]: no cases with this check's expectation in the sample")
@@ -81,7 +85,7 @@ class SuiteItem(pytest.Item):
             raise SuiteCheckFailed(failure_message(run, result))
 
     def repr_failure(self, excinfo, style=None):
-        if isinstance(excinfo.value, SuiteCheckFailed | InputError | ResourceMissingError):
+        if isinstance(excinfo.value, SuiteCheckFailed | InputError):
             return str(excinfo.value)
         return super().repr_failure(excinfo, style=style)
 
