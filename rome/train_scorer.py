@@ -52,18 +52,23 @@ def split_items(items: list[Item], rng: random.Random, test_share: float = 0.2) 
     return order[:cut], order[cut:]
 
 
-def compute_features(pairs: list[Pair], with_grammar: bool) -> np.ndarray:
-    """(n, 3) features from the real RoMe pipeline; the F_g column is NaN without the classifier."""
-    from rome.metric import RoMe, load_grammar
+def compute_features(pairs: list[Pair]) -> np.ndarray:
+    """(n, 3) features from the real RoMe pipeline; the F_g column stays NaN (see add_grammar)."""
+    from rome.metric import RoMe
 
-    metric = RoMe(variant="ted")
-    feats = metric.features([p.hypothesis for p in pairs], [p.reference for p in pairs])
-    if with_grammar:
-        grammar = load_grammar()
-        hyps = list(dict.fromkeys(p.hypothesis for p in pairs))
-        probs = dict(zip(hyps, np.asarray(grammar.prob_acceptable(hyps), dtype=np.float64)))
-        feats[:, 2] = [probs[p.hypothesis] for p in pairs]
-    return feats
+    return RoMe(variant="ted").features([p.hypothesis for p in pairs], [p.reference for p in pairs])
+
+
+def add_grammar(features: np.ndarray, pairs: list[Pair]) -> np.ndarray:
+    """Fill the F_g column with the grammar classifier's P(acceptable) of each hypothesis."""
+    from rome.metric import load_grammar
+
+    grammar = load_grammar()
+    hyps = list(dict.fromkeys(p.hypothesis for p in pairs))
+    probs = dict(zip(hyps, np.asarray(grammar.prob_acceptable(hyps), dtype=np.float64)))
+    out = features.copy()
+    out[:, 2] = [probs[p.hypothesis] for p in pairs]
+    return out
 
 
 def train_net(x: np.ndarray, y: np.ndarray, features: tuple[str, ...], seed: int) -> ScorerNet:
@@ -150,9 +155,11 @@ def main(argv: list[str] | None = None) -> int:
         cached = np.load(args.cache)
         x_train, x_test = cached["train"], cached["test"]
     else:
-        x_train, x_test = compute_features(train, with_grammar), compute_features(test, with_grammar)
-        if args.cache:
-            np.savez(args.cache, train=x_train, test=x_test)
+        x_train, x_test = compute_features(train), compute_features(test)
+    if with_grammar and np.isnan(x_train[:, 2]).any():
+        x_train, x_test = add_grammar(x_train, train), add_grammar(x_test, test)
+    if args.cache:
+        np.savez(args.cache, train=x_train, test=x_test)
     print(f"features of {len(train)} train and {len(test)} test pairs in {time.time() - start:.1f} s")
     y_train = np.array([p.label for p in train], dtype=np.float64)
     y_test = np.array([p.label for p in test], dtype=np.float64)
