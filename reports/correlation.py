@@ -217,8 +217,13 @@ def williams_table(result: CorrelationResult, group: str, criterion: str) -> Tab
     return Table(title, ["A \\ B", *names], rows, notes, label=f"williams-{_slug(group)}-{_slug(criterion)}")
 
 
-def combined_table(results: list[CorrelationResult], method: str = "spearman") -> Table:
-    """Several datasets side by side, pooled, one coefficient (the RoMe paper's Table 1 layout)."""
+def combined_table(results: list[CorrelationResult], method: str | None = None) -> Table:
+    """Several datasets side by side, pooled, one coefficient (the RoMe paper's Table 1 layout).
+
+    ``method`` defaults to Spearman when it was computed, else the first coefficient asked for.
+    """
+    asked = results[0].config.methods
+    method = method or ("spearman" if "spearman" in asked else asked[0])
     metrics = list(dict.fromkeys(m for r in results for m in r.scores))
     columns = ["metric"] + [f"{r.dataset.name} {c}" for r in results for c in r.dataset.criteria]
     rows = [[m] + [_cell(r.cells.get((POOLED, m, c, method))) for r in results for c in r.dataset.criteria]

@@ -169,8 +169,11 @@ def checks_table(report: RobustnessReport) -> Table:
             per_metric = [suite.summary["checks"].get(m, {}).get(check) for m in metrics]
             n = max((s.get("n") or 0 for s in per_metric if s), default=0)
             rows.append([suite.name, check, str(n), *(_check_cell(s) for s in per_metric)])
+    requirements = {f"{s.name}/{check}: {stats['requirement']}" for s in report.suites
+                    for checks in s.summary["checks"].values() for check, stats in checks.items()
+                    if isinstance(stats, dict) and stats.get("requirement")}
     notes = ["Cells: pass rate of the check (mean score change variant − original, in the metric's own units)",
-             *provenance_notes(report)]
+             *(f"Check {r}" for r in sorted(requirements)), *provenance_notes(report)]
     return Table("Robustness checks per perturbation (RoMe Table 7 layout)", ["perturbation", "check", "n", *metrics],
                  rows, notes, label="checks")
 

@@ -146,11 +146,12 @@ def test_metric_all_leaves_out_unavailable_metrics_and_says_so(tmp_path):
 def test_two_datasets_give_a_side_by_side_table(tmp_path, capsys):
     out = tmp_path / "both"
     assert main(["report", "correlation", "--dataset", "bagel", "--dataset", "sfhotel", "--metric", "bleu",
-                 "--n", "30", "--bootstrap", "0", "--out", str(out)]) == 0
+                 "--n", "30", "--bootstrap", "0", "--coefficient", "spearman", "--out", str(out)]) == 0
     table = capsys.readouterr().out
     assert "| metric | bagel informativeness |" in table and "sfhotel quality |" in table
     assert (out / "bagel" / "correlations.csv").exists() and (out / "sfhotel" / "heatmap.png").exists()
     rows = read_rows(out / "sfhotel" / "correlations.csv")
+    assert {r["method"] for r in rows} == {"spearman"}
     want = next(r for r in rows if (r["group"], r["criterion"], r["method"]) == ("pooled", "quality", "spearman"))
     combined = (out / "correlation-combined.csv").read_text().splitlines()[1].split(",")
     assert combined[0] == "bleu" and combined[-1].startswith(f"{float(want['value']):.2f}")

@@ -25,6 +25,7 @@ def test_checks_table_has_table7_layout_and_provenance():
     assert table.rows[1] == ["typos", "invariant", "3", "0% (Δ -49.367)", "100% (Δ -0.020)"]
     notes = "\n".join(table.notes)
     assert "Signature bleu: bleu|sacrebleu" in notes and "Suite typos: 3 cases" in notes and "commit" in notes
+    assert "Check typos/invariant: |delta| <= tol for 80% of cases" in notes
 
 
 def test_annotations_are_averaged_per_case():

@@ -32,6 +32,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     c.add_argument("--n", type=int, default=None, help="score a seeded sample of N items (default: all)")
     c.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples for the CIs (0: none)")
     c.add_argument("--seed", type=int, default=0, help="seed for the item sample and the bootstrap")
+    c.add_argument("--coefficient", action="append", choices=("spearman", "pearson", "kendall"), default=None,
+                   help="correlation coefficient, repeatable (default: all three)")
     c.set_defaults(handler=run_correlation)
 
     r = kinds.add_parser("robustness", help="the robustness table (RoMe Table 7) from the suites' outputs")
@@ -56,7 +58,8 @@ def run_correlation(args: argparse.Namespace) -> int:
         raise InputError("--bootstrap must be 0 or more")
     datasets = [load_dataset(name, args.path) for name in args.dataset]
     names = expand_metric_names(args.metric or ["all"])
-    config = CorrelationConfig(names, args.reference, args.n, args.bootstrap, args.seed, args.model,
+    methods = tuple(dict.fromkeys(args.coefficient or ("spearman", "pearson", "kendall")))
+    config = CorrelationConfig(names, args.reference, args.n, args.bootstrap, args.seed, args.model, methods,
                                skip_unavailable=not args.metric or "all" in args.metric)
     single = len(datasets) == 1
     base = args.out or REPO_ROOT / "reports" / "out" / ("correlation-" + "-".join(d.name for d in datasets))
