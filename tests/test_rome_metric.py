@@ -129,3 +129,12 @@ def test_scorer_weights_are_monotone_in_each_feature():
     assert ((table >= 0) & (table <= 1)).all()
     assert (np.diff(table, axis=0) >= -1e-9).all() and (np.diff(table, axis=1) >= -1e-9).all()
     assert net.meta["test"]["auc"] > 0.8
+
+
+def test_idf_from_a_user_corpus_changes_the_weights_and_the_signature():
+    corpus = ["Munich is a city.", "Germany is a country.", "The south of Germany is sunny."] * 3
+    plain, fitted = RoMe(variant="soft"), RoMe(variant="soft", idf_corpus=corpus)
+    assert "idf:corpus:9" in str(fitted.signature()) and "idf:pair" in str(plain.signature())
+    a = plain.score_one(PARAPHRASE[1], PARAPHRASE[0])
+    b = fitted.score_one(PARAPHRASE[1], PARAPHRASE[0])
+    assert 0 < b < 1 and a != pytest.approx(b)
