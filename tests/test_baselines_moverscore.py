@@ -156,3 +156,16 @@ def test_empty_hypothesis_non_ascii_signature_and_options():
         MoverScore(weights="tfidf")
     with pytest.raises(InputError, match="stop_words must be"):
         MoverScore(stop_words="german")
+
+
+def test_long_texts_are_truncated_with_one_warning():
+    from rome.core.encoder import Encoder
+
+    metric = MoverScore(weights="uniform")
+    metric.encoder = Encoder()  # a fresh encoder: its one-time warning has not fired yet
+    long_a, long_b = "the room was clean and " * 300, "the staff were kind and " * 300
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        scores = metric.score([long_a, long_b], [long_b, "short reference"])
+    assert sum("truncated" in str(w.message) for w in caught) == 1
+    assert np.isfinite(scores).all() and -1.0 <= scores.min() <= scores.max() < 1.0
