@@ -40,13 +40,20 @@ class Perturb:
 
 
 def perturbation_fingerprint(perturbation: Perturbation) -> str:
-    """Settings plus a hash of the implementing module's source, so cached cases go stale when code changes."""
-    try:
-        source = inspect.getsource(inspect.getmodule(type(perturbation)))
-    except (OSError, TypeError):
-        source = type(perturbation).__qualname__
+    """Settings plus a hash of the source beside the implementing module, so cached cases go
+    stale when any of it changes (perturbations share helpers, e.g. ``_clause.py``)."""
+    from pathlib import Path
+
+    module = inspect.getmodule(type(perturbation))
+    path = Path(getattr(module, "__file__", "") or "")
+    files = sorted(path.parent.glob("*.py")) if path.is_file() else []
+    digest = hashlib.sha256()
+    for file in files:
+        digest.update(file.name.encode() + b"\0" + file.read_bytes())
+    if not files:
+        digest.update(type(perturbation).__qualname__.encode())
     described = json.dumps(perturbation.describe(), sort_keys=True, default=str)
-    return described + "|src:" + hashlib.sha256(source.encode()).hexdigest()[:16]
+    return described + "|src:" + digest.hexdigest()[:16]
 
 
 @dataclass(frozen=True)
