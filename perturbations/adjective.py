@@ -25,6 +25,13 @@ NOT_DESCRIPTIVE = frozenset({
     "various", "certain", "else", "enough", "next", "last", "first", "second", "third", "whole", "same",
     "very", "sorry", "able", "due", "further", "former", "latter", "main", "particular", "specific",
 })
+#: positional and preposition-like adjectives: in the shipped data they mostly belong to place names
+#: ("outer richmond", "lower haight", "alamo square") or head a preposition ("near X", "close to X"),
+#: where a swap breaks the sentence ("far the river"); intensifiers in names ("ultra high end", "super 8")
+POSITIONAL = frozenset({
+    "outer", "inner", "upper", "lower", "north", "south", "east", "west", "northern", "southern", "eastern",
+    "western", "central", "near", "close", "far", "square", "ultra", "super", "twin",
+})
 
 #: satellite heads whose antonym is no antonym of their satellites ("red" -> "achromatic")
 INDIRECT_ANTONYM_BLOCKLIST = frozenset({"chromatic.a.03", "chromatic.a.01"})
@@ -79,9 +86,26 @@ def is_candidate(parsed: ParsedText, tok: Token) -> bool:
     """A descriptive adjective outside names ("the Red Victorian" is a hotel, not a colour)."""
     if tok.pos != "ADJ" or tok.tag not in ADJECTIVE_TAGS or not tok.text.isalpha():
         return False
-    if tok.ent_type or tok.lemma.lower() in NOT_DESCRIPTIVE or tok.text.lower() in NOT_DESCRIPTIVE:
+    words = {tok.lemma.lower(), tok.text.lower()}
+    if tok.ent_type or words & (NOT_DESCRIPTIVE | POSITIONAL):
         return False
-    return not (tok.text[0].isupper() and parsed.tokens[tok.head].pos == "PROPN")
+    head = parsed.tokens[tok.head]
+    modifies_noun = tok.dep == "amod" and head.pos in ("NOUN", "PROPN")
+    predicate = tok.dep in ("acomp", "attr", "oprd") or (tok.dep == "conj" and head.pos == "ADJ")
+    if not (modifies_noun or predicate):  # "a little pricey": "little" is adverbial there
+        return False
+    if head.pos == "PROPN":  # "Great Britain", and in the lower-cased data "little italy"
+        return False
+    return is_descriptive(tok.lemma.lower())
+
+
+@functools.lru_cache(maxsize=4096)
+def is_descriptive(word: str) -> bool:
+    """Not relational ("financial", "chinese": WordNet's adj.pert) and not a colour ("red" -> "crimson")."""
+    senses = dominant_senses(word, 0.25)
+    if not senses or senses[0].lexname() == "adj.pert":
+        return False
+    return not any(h.name() in INDIRECT_ANTONYM_BLOCKLIST for s in senses[:1] for h in s.similar_tos())
 
 
 @functools.lru_cache(maxsize=4096)
@@ -130,16 +154,18 @@ def synonyms(word: str, min_share: float = 0.25) -> tuple[str, ...]:
 
 @functools.lru_cache(maxsize=4096)
 def antonyms(word: str, min_share: float = 0.25) -> tuple[str, ...]:
-    """Direct antonyms of ``word``, else of its synonyms, else of its satellite head ("cheap" -> "expensive")."""
-    senses = dominant_senses(word, min_share)
-    own = [lemma for s in senses for lemma in s.lemmas() if lemma.name().lower() == word]
-    mates = [lemma for s in senses for lemma in s.lemmas() if lemma.name().lower() != word]
-    heads = [lemma for s in senses if s.pos() == "s" for h in s.similar_tos()
-             if h.name() not in INDIRECT_ANTONYM_BLOCKLIST for lemma in h.lemmas()]
-    for source in (own, mates, heads):
-        found = _single_words([a for lemma in source for a in lemma.antonyms()], word)
-        if found:
-            return _by_frequency(found)
+    """Antonyms from the most used sense that has any: direct antonyms of ``word``, else of its
+    synonyms, else of its satellite head ("pricey" -> "cheap"); "little" gets "big" (size), not
+    "much" (quantity, a rarer sense)."""
+    for sense in dominant_senses(word, min_share):
+        own = [lemma for lemma in sense.lemmas() if lemma.name().lower() == word]
+        mates = [lemma for lemma in sense.lemmas() if lemma.name().lower() != word]
+        heads = [lemma for h in (sense.similar_tos() if sense.pos() == "s" else ())
+                 if h.name() not in INDIRECT_ANTONYM_BLOCKLIST for lemma in h.lemmas()]
+        for source in (own, mates, heads):
+            found = _single_words([a for lemma in source for a in lemma.antonyms()], word)
+            if found:
+                return _by_frequency(found)
     return ()
 
 

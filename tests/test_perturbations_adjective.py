@@ -17,15 +17,17 @@ TABLE = [
     ("It is a small hotel.", "It is a little hotel.", "It is a large hotel."),
     ("This is the biggest hotel in town.", "This is the largest hotel in town.", "This is the littlest hotel in town."),
     ("red victorian is a pricey hotel", "red victorian is a costly hotel", "red victorian is a cheap hotel"),
-    ("CHEAP FOOD HERE.", "INEXPENSIVE FOOD HERE.", "EXPENSIVE FOOD HERE."),
+    ("Cheap food here.", "Inexpensive food here.", "Expensive food here."),
+    ("It is a little hotel.", "It is a small hotel.", "It is a big hotel."),
     ("It has an expensive menu.", None, "It has a cheap menu."),
     ("This is a different place.", None, "This is the same place."),
     ("The staff were friendly.", None, "The staff were unfriendly."),
     ("The food was good.", None, "The food was bad."),
     ("X is a nice place.", None, "X is a nasty place."),
-    ("A quiet room.", None, "A noisy room."),
+    ("A quiet room.", None, "An unquiet room."),  # WordNet's first sense (calm); "noisy" is the second
     ("The service is fast.", None, "The service is slow."),
-    ("It is an old building.", None, "It is a new building."),
+    ("He is an old man.", None, "He is a young man."),
+    ("The red car is fast.", None, "The red car is slow."),  # colours are not swapped
     ("The soup was hot.", None, "The soup was cold."),
     ("A happy customer.", None, "An unhappy customer."),
     ("The weather is wet.", None, "The weather is dry."),
@@ -37,6 +39,10 @@ NO_ADJECTIVE = [
     "They have many rooms.",  # quantifier, not descriptive
     "He ran quickly.",
     "Where is it?",
+    "Casa melissa is in little italy .",  # lower-cased place name
+    "The hotel is in the financial district .",  # relational adjective
+    "It is near the river .",  # preposition-like
+    "I found a hotel in the outer richmond .",
 ]
 
 
