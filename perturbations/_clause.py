@@ -35,7 +35,8 @@ IDIOMS = {
     "take": {"place", "part", "time", "care", "advantage", "turn", "turns", "note", "notice", "effect", "hold",
              "second", "minute", "hour", "day", "week", "month", "year", "while", "age",
              "snooze", "nap", "walk", "look", "break", "rest", "shower", "bath", "breath", "seat"},
-    "make": {"sense", "sure", "way", "progress", "use", "fun", "room", "headway"},
+    "make": {"sense", "sure", "way", "progress", "use", "fun", "room", "headway", "mind"},
+    "change": {"mind"},
     "pay": {"attention", "heed"}, "catch": {"fire", "sight"}, "lose": {"sight", "track", "touch"},
     "keep": {"track", "pace", "touch"}, "give": {"way", "rise"}, "do": {"justice"},
 }
@@ -188,6 +189,8 @@ def check_object(parsed: ParsedText, verb: Token, obj: Token) -> None:
     if any(t.dep == "acl" and t.tag == "VBN" and not any(c.dep in ("agent", "prep") for c in parsed.children(t.i))
            for t in inside):
         raise Skip("participle after the object (possible object predicate)")  # "keep copies hidden"
+    if inside[-1].tag == "POS":
+        raise Skip("possessive at the end of the object")  # "spanked the child's back" misparsed
     if inside[-1].pos == "ADV":
         raise Skip("adverb at the end of the object")  # "mixed the eggs and the cream together"
 
@@ -236,7 +239,8 @@ def check_context(parsed: ParsedText, verb: Token, subject: Token, subj: tuple[i
         if nxt is not None and nxt.text.lower() == "n't":
             nxt = parsed.tokens[nxt.i + 1] if nxt.i + 1 < len(parsed.tokens) else None
         own_auxiliary = tok.dep == "aux" and tok.head == verb.i
-        if tok.lemma.lower() == "do" and not own_auxiliary and (nxt is None or nxt.pos == "PUNCT"):
+        ends_clause = nxt is None or nxt.pos == "PUNCT" or nxt.text.lower() in ("too", "so", "either")
+        if tok.lemma.lower() in ("do", "have") and not own_auxiliary and tok.i != verb.i and ends_clause:
             raise Skip("ellipsis ('... Felix doesn't')")
     if subject.text.lower() == "it" and any(t.pos in ("VERB", "AUX") and t.i > verb.i for t in span):
         raise Skip("possible extraposition with 'it'")
@@ -300,6 +304,10 @@ def agreement(parsed: ParsedText, head: Token) -> str:
             raise Skip("number of an 'or' phrase is unclear")
         return "pl"
     word = head.text.lower()
+    if word in ("lot", "lots", "number", "plenty", "majority", "bunch", "couple", "half", "rest", "kind", "sort"):
+        raise Skip(f"number of '{head.text} of ...' follows its complement")  # "a lot of books were"
+    if word.endswith("ics"):
+        raise Skip(f"number of '{head.text}' is unclear")  # "linguistics is", "statistics are"
     if word in PRONOUN_AGREEMENT:
         return PRONOUN_AGREEMENT[word]
     if head.tag == "NNPS":  # "The Beatles are", but "Tesla Motors is", "The United States is"
