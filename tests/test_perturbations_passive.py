@@ -219,3 +219,34 @@ def test_passive_keeps_every_content_lemma(passive, sentence, seed):
         if tok.pos in CONTENT_POS and tok.dep not in ("aux", "auxpass"):
             assert tok.lemma.lower() in kept or tok.text.lower() in kept, (tok.text, result.variants[0].text)
     assert result.variants[0].text.count(" by ") >= 1
+
+
+def _cola_dev_acceptable() -> list[str]:
+    import csv
+
+    from rome.core.data_paths import shared_path
+
+    texts = []
+    for name in ("in_domain_dev.tsv", "out_of_domain_dev.tsv"):
+        with shared_path("data", "cola", name).open(encoding="utf-8") as handle:
+            texts += [row[3] for row in csv.reader(handle, delimiter="\t", quoting=csv.QUOTE_NONE) if row[1] == "1"]
+    return texts
+
+
+def test_every_rewritten_shipped_or_cola_sentence_keeps_its_content_lemmas(passive):
+    """Deterministic sweep: all 4,297 shipped references and CoLA's 719 acceptable dev sentences."""
+    from perturbations.strategies import shipped_references
+    from rome.core.parsing import get_parser
+
+    texts = list(shipped_references()) + _cola_dev_acceptable()
+    get_parser().parse(texts)  # one batched parse; apply() then hits the parser's cache
+    pairs = [(t, r.variants[0].text) for t in texts if (r := passive.apply(t)).variants]
+    assert len(pairs) > 200
+    parsed = get_parser().parse([v for _, v in pairs])
+    for (text, variant), changed in zip(pairs, parsed):
+        kept = {t.lemma.lower() for t in changed.tokens} | {t.text.lower() for t in changed.tokens}
+        original = get_parser().parse_one(text)
+        lost = [t.text for t in original.tokens if t.pos in CONTENT_POS and t.dep not in ("aux", "auxpass")
+                and t.lemma.lower() not in kept and t.text.lower() not in kept]
+        assert not lost, (text, variant, lost)
+        assert " by " in variant
