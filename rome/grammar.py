@@ -1,11 +1,11 @@
 """Grammatical acceptability F_g (RoMe paper §3.3): P(acceptable) of a text, trained on CoLA.
 
-The paper fine-tunes BERT-large; we keep the embedded all-MiniLM-L6-v2 encoder frozen up to
-layer ``start_layer`` and fine-tune only its top layers plus a logistic head (see
-:mod:`rome.train_grammar`). That keeps the committed weights small and lets the classifier
-reuse the shared encoder: the hidden states at ``start_layer`` come from
-``get_encoder().encode(texts, layer=start_layer)`` (cached per text and layer), and only the
-fine-tuned top layers run here.
+The paper fine-tunes BERT-large; we adapt the embedded all-MiniLM-L6-v2 with LoRA adapters
+on its top ``k`` layers (the committed weights: all 6) plus a logistic head (see
+:mod:`rome.train_grammar`), and merge the adapters into a copy of those layers at load time.
+The committed file holds only adapters and head (about 1.3 MB). Below ``start_layer`` the
+states are the shared encoder's: ``get_encoder().encode(texts, layer=start_layer)`` (cached
+per text and layer), or for ``start_layer == 0`` only its embedding layer.
 
 Users with a hub-hosted CoLA model can use it instead through
 :meth:`GrammarClassifier.from_pretrained` (any sequence-classification checkpoint).
@@ -75,6 +75,58 @@ def build_top_layers(config, n_layers: int, start_layer: int):
     return _Module()
 
 
+def top_layers_from(base_model, n_layers: int, lora: dict | None = None):
+    """Top ``n_layers`` copied from ``base_model`` (frozen when ``lora`` adds peft LoRA adapters)."""
+    start = base_model.config.num_hidden_layers - n_layers
+    module = build_top_layers(base_model.config, n_layers, start)
+    for i in range(n_layers):
+        module.layers[i].load_state_dict(base_model.encoder.layer[start + i].state_dict())
+    if lora:
+        from peft import LoraConfig, inject_adapter_in_model
+
+        module = inject_adapter_in_model(LoraConfig(**lora), module)
+        for param in module.head.parameters():
+            param.requires_grad = True
+    return module
+
+
+def trainable_state(module) -> dict:
+    """Only what training changed: LoRA adapters (or all top layers without LoRA) and the head."""
+    return {k: v for k, v in module.state_dict().items() if "lora_" in k or k.startswith("head.")} \
+        if any("lora_" in k for k in module.state_dict()) else dict(module.state_dict())
+
+
+def load_trainable_state(module, state: dict) -> None:
+    missing = set(trainable_state(module)) - set(state)
+    if missing:
+        raise ResourceMissingError(f"grammar weights lack {sorted(missing)[0]}: retrain them")
+    module.load_state_dict(state, strict=False)
+
+
+def merge_lora(module) -> None:
+    """Fold the adapters into the layer weights: inference then costs what plain layers cost."""
+    from peft.tuners.lora import LoraLayer
+
+    for sub in module.modules():
+        if isinstance(sub, LoraLayer):
+            sub.merge()
+
+
+def start_states(encoder, texts: Sequence[str], layer: int) -> list[np.ndarray]:
+    """Hidden states at ``layer``: the shared encoder's cached ones, or for layer 0 (every layer
+    adapted) just the embedding layer over the encoder's own tokenisation, not a full forward pass."""
+    if layer > 0:
+        return [e.vectors for e in encoder.encode(list(texts), layer=layer)]
+    import torch
+
+    out = []
+    with torch.no_grad():
+        for text in texts:
+            ids, _, _ = encoder._tokenize(text)  # the encoder's tokenisation and truncation
+            out.append(encoder.model.embeddings(input_ids=torch.tensor([ids]))[0].numpy())
+    return out
+
+
 def pad_hidden(vectors: Sequence[np.ndarray]):
     """Stack per-text ``(n_tokens, dim)`` arrays into a padded batch and its attention mask."""
     import torch
@@ -108,7 +160,7 @@ class GrammarClassifier:
         from safetensors.torch import load_file
         from transformers import BertConfig
 
-        from rome.core.encoder import embedded_model_path
+        from rome.core.encoder import embedded_model_path, get_encoder
 
         path = Path(path)
         meta_path = path.with_suffix(".json")
@@ -118,11 +170,17 @@ class GrammarClassifier:
                 "`python -m rome.train_grammar`"
             )
         meta = json.loads(meta_path.read_text())
-        config = BertConfig.from_pretrained(str(embedded_model_path()))
-        config._attn_implementation = "sdpa"
-        module = build_top_layers(config, meta["n_layers"], meta["start_layer"])
         state = {k: v.float() for k, v in load_file(str(path)).items()}
-        module.load_state_dict(state, strict=True)
+        if meta.get("lora"):
+            encoder = encoder if encoder is not None else get_encoder()
+            module = top_layers_from(encoder.model, meta["n_layers"], meta["lora"])
+            load_trainable_state(module, state)
+            merge_lora(module)
+        else:
+            config = BertConfig.from_pretrained(str(embedded_model_path()))
+            config._attn_implementation = "sdpa"
+            module = build_top_layers(config, meta["n_layers"], meta["start_layer"])
+            module.load_state_dict(state, strict=True)
         return cls(module, meta["start_layer"], encoder=encoder, meta=meta)
 
     @staticmethod
@@ -140,8 +198,7 @@ class GrammarClassifier:
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         for start in range(0, len(order), self.batch_size):
             idx = order[start : start + self.batch_size]
-            embs = self.encoder.encode([texts[i] for i in idx], layer=self.start_layer)
-            hidden, mask = pad_hidden([e.vectors for e in embs])
+            hidden, mask = pad_hidden(start_states(self.encoder, [texts[i] for i in idx], self.start_layer))
             with torch.no_grad():
                 out[idx] = self.module(hidden, mask).double().numpy()
         return out
