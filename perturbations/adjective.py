@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import random
 
+from perturbations._clause import require_spacy_labels
 from perturbations.base import Edit, Perturbation, Result, Variant, apply_edits
 from rome.core.parsing import ParsedText, Token
 
@@ -45,7 +46,7 @@ class AdjectiveSwap(Perturbation):
     def __init__(self, parser: str | None = None, min_sense_share: float = 0.25, top_k: int = 1) -> None:
         """``min_sense_share``: a sense is used only if its count is at least this share of the top sense's;
         ``top_k``: the seed picks among this many of the most frequent candidates (1 = always the top one)."""
-        self.parser = parser
+        self.parser = require_spacy_labels(parser, self.kind)
         self.min_sense_share = min_sense_share
         self.top_k = max(1, int(top_k))
 

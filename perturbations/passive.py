@@ -17,7 +17,15 @@ from __future__ import annotations
 
 import random
 
-from perturbations._clause import Clause, Skip, agreement, find_clause, members, verb_lemma
+from perturbations._clause import (
+    Clause,
+    Skip,
+    agreement,
+    find_clause,
+    members,
+    require_spacy_labels,
+    verb_lemma,
+)
 from perturbations.base import Edit, Perturbation, Result, Variant, apply_edits
 from rome.core.parsing import ParsedText
 
@@ -41,7 +49,8 @@ class PassiveVoice(Perturbation):
     kind = "passive"
 
     def __init__(self, parser: str | None = None) -> None:
-        self.parser = parser
+        """``parser``: a spaCy model name (default: the embedded one); its ClearNLP labels drive the rules."""
+        self.parser = require_spacy_labels(parser, self.kind)
 
     def describe(self) -> dict:
         return {"kind": self.kind, "parser": self.parser or "spacy"}

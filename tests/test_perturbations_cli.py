@@ -23,6 +23,8 @@ def test_registry_builds_part_a_kinds_with_options():
 @pytest.mark.parametrize(("kind", "options", "message"), [
     ("nope", {}, "unknown perturbation 'nope'"),
     ("passive", {"colour": "red"}, "perturbation 'passive'"),
+    ("passive", {"parser": "stanza"}, "needs a spaCy parser"),
+    ("adjective", {"parser": "stanza"}, "needs a spaCy parser"),
 ])
 def test_registry_errors_are_one_line(kind, options, message):
     with pytest.raises(InputError, match=message):
