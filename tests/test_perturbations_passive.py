@@ -109,6 +109,8 @@ MUST_SKIP = [
     ("Is X a good restaurant?", "question"),
     ("Does she like the film?", "question"),
     ("What did he buy?", "question"),
+    ("Where did you buy that hat?", "question"),
+    ("The hotel has a pool.", "does not passivize"),
     ("Did you find the keys", "question"),
     ("Tesla Motors is founded by Elon Musk.", "already passive"),
     ("Dogs are allowed.", "already passive"),
