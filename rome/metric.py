@@ -29,7 +29,7 @@ from rome.core.contract import Metric, Reference, normalize_pairs
 from rome.core.encoder import get_encoder
 from rome.core.errors import InputError, ResourceMissingError
 from rome.core.parsing import get_parser
-from rome.scorer import ScorerNet, load_scorer
+from rome.scorer import ScorerNet, grammar_fingerprint, load_scorer
 from rome.semantic import DELTA, IdfTable, semantic_similarity
 from rome.tree_edit import THETA, ted_similarity
 from rome.words import SKIPPED_POS, Words, analyse
@@ -215,7 +215,9 @@ class RoMe(Metric):
             fields += [("ted", "zhang-shasha"), ("theta", self.theta), ("parser", self.parser.name)]
             fields.append(("scorer", f"{self.feature_set}:{self.scorer.version}"))
         if self.uses_grammar:
-            fields.append(("grammar", getattr(self.grammar, "name", type(self.grammar).__name__)))
+            loaded = grammar_fingerprint() if type(self.grammar).__name__ == "GrammarClassifier" else "user"
+            fields.append(("grammar", loaded))
+            fields.append(("scorer-grammar", self.scorer.meta.get("grammar_weights", "unknown")))
         return fields
 
 

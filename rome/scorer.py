@@ -82,3 +82,15 @@ def load_scorer(feature_set: str) -> ScorerNet:
             + (" (needs the grammar classifier's weights first)" if feature_set == "full" else "")
         )
     return ScorerNet.load(path)
+
+
+def grammar_fingerprint() -> str:
+    """The committed grammar weights (file name and sha256 prefix), pinned in scorer and signature.
+
+    The full scorer is trained on one classifier's F_g; the signature shows which weights
+    are loaded, so a mismatch after the classifier is retrained is visible.
+    """
+    import hashlib
+
+    files = sorted(WEIGHTS_DIR.glob("grammar*.safetensors"))
+    return ", ".join(f"{f.name}:{hashlib.sha256(f.read_bytes()).hexdigest()[:12]}" for f in files) or "unknown"

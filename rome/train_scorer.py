@@ -26,7 +26,7 @@ import numpy as np
 from rome.core.data_paths import shared_path
 from rome.core.errors import ResourceMissingError
 from rome.negatives import Item, Pair, build_pairs, parse_slots
-from rome.scorer import FEATURE_SETS, ScorerNet, weights_path
+from rome.scorer import FEATURE_SETS, ScorerNet, grammar_fingerprint, weights_path
 
 HIDDEN = 16
 EPOCHS = 2000
@@ -178,6 +178,8 @@ def main(argv: list[str] | None = None) -> int:
             "test": evaluate(net, x_test[:, cols], y_test),
             "test_mean_score_by_kind": per_kind(net, x_test[:, cols], test),
         }
+        if "f_g" in features:
+            net.meta["grammar_weights"] = grammar_fingerprint()
         net.save(weights_path(name))
         print(f"{name}: wrote {weights_path(name)}; test {net.meta['test']}")
         print(f"  mean test score by kind: {net.meta['test_mean_score_by_kind']}")
