@@ -17,7 +17,9 @@ from typing import Any
 
 from rome.core.data_paths import shared_path
 from rome.core.encoder import Encoder, get_encoder
+from rome.core.parsing import get_parser
 from rome.core.registry import build_metric, expand_metric_names
+from rome.profiling import rome_step_times
 
 
 @dataclass
@@ -57,8 +59,9 @@ def _timed(fn: Callable[[], Any]) -> tuple[float, Any]:
 
 
 def _cold(model: str | None) -> None:
-    """Empty the shared encoder's cache so the next metric pays its own encoding."""
+    """Empty the shared encoder's and parser's caches so the next metric pays its own work."""
     get_encoder(model).clear_cache()
+    get_parser(None).clear_cache()
 
 
 def bench_bert_score_package(hyps: list[str], refs: list[str], encoder: Encoder) -> dict[str, float]:
@@ -91,9 +94,8 @@ def run_bench(n: int = 1000, metrics: list[str] | None = None, model: str | None
         _cold(model)
         seconds, _ = _timed(lambda m=metric: m.score(hyps, refs))
         result.metrics[name] = {"seconds": seconds, "pairs_per_s": len(hyps) / seconds, "over_floor": seconds / floor}
-        steps = getattr(metric, "step_times", None)
-        if name == "rome" and isinstance(steps, dict):
-            result.rome_steps_s = {k: float(v) for k, v in steps.items()}
+    if "rome" in built and model is None:
+        result.rome_steps_s = rome_step_times(hyps, refs)
     _cold(model)
     result.all_metrics_s, _ = _timed(lambda: [m.score(hyps, refs) for m in built.values()])
     result.all_over_floor = result.all_metrics_s / floor

@@ -30,3 +30,11 @@ def test_bench_cli_json_and_bad_n():
     assert json.loads(done.stdout)["metrics"]["bleu"]["pairs_per_s"] > 0
     bad = subprocess.run([sys.executable, "-m", "rome", "bench", "--n", "1"], capture_output=True, text=True)
     assert bad.returncode == 2 and "--n must be at least 2" in bad.stderr
+
+
+def test_rome_is_split_by_step():
+    result = run_bench(6, ["rome"])
+    steps = result.rome_steps_s
+    assert set(steps) == {"encode", "parse", "pool_words", "semantic_emd", "ted_se", "grammar", "scorer"}
+    assert all(v >= 0 for v in steps.values()) and steps["encode"] > 0 and steps["parse"] > 0
+    assert "RoMe by step: encode" in format_table(result)

@@ -92,6 +92,11 @@ class _CachedParser:
     def parse_one(self, text: str) -> ParsedText:
         return self.parse([text])[0]
 
+    def clear_cache(self) -> None:
+        """Forget every parse (benchmarks time cold runs with it)."""
+        with self._lock:
+            self._cache.clear()
+
     def _parse_many(self, texts: list[str]) -> list[ParsedText]:  # pragma: no cover - abstract
         raise NotImplementedError
 
