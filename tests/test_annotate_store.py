@@ -121,7 +121,7 @@ def test_merging_stores_from_two_machines(tmp_path):
 
 def test_cases_from_suite_output_and_plain_jsonl(tmp_path):
     suite = load_cases("tests/fixtures/suite_out/typos/cases.jsonl")
-    assert suite[0].case_id == "typos-0000"
+    assert suite[0].case_id == "typos/typos-0000"  # the suite names the case: suites reuse ids
     assert suite[0].references == ("the hotel drisco is pricey .",)
     assert suite[0].hypothesis == "teh hotel drisco is pricey ."
     plain = load_cases(write_jsonl(tmp_path / "p.jsonl", [
@@ -142,3 +142,26 @@ def test_cases_from_suite_output_and_plain_jsonl(tmp_path):
 def test_bad_case_files(tmp_path, rows, message):
     with pytest.raises(InputError, match=message):
         load_cases(write_jsonl(tmp_path / "c.jsonl", rows))
+
+
+def test_suite_cases_with_the_same_id_keep_their_own_ratings(tmp_path):
+    """Real suite ids are the source sentence's (``bagel-0003-0``) in every suite: export and
+    the robustness report must not give one suite's rating to another suite's case."""
+    from reports.robustness import annotation_key
+
+    def case(suite):
+        return {"case_id": "bagel-0003-0", "suite": suite, "reference": "r", "variant": f"v {suite}"}
+
+    passive = load_cases(write_jsonl(tmp_path / "p.jsonl", [case("passive_form")]))[0]
+    typos = load_cases(write_jsonl(tmp_path / "t.jsonl", [case("typos")]))[0]
+    assert passive.case_id != typos.case_id
+    with AnnotationStore(tmp_path / "s.sqlite") as store:
+        store.save_rating(passive.case_id, "alice", {"fluency": 3, "semantics": 3, "grammar": 3}, passive.text_hash)
+        store.save_rating(typos.case_id, "alice", {"fluency": 1, "semantics": 2, "grammar": 1}, typos.text_hash)
+    export_jsonl(load_ratings([tmp_path / "s.sqlite"]), tmp_path / "a.jsonl")
+    loaded = load_annotations(tmp_path / "a.jsonl")
+    assert loaded[annotation_key("bagel-0003-0", "passive_form")]["fluency"] == 3
+    assert loaded[annotation_key("bagel-0003-0", "typos")]["fluency"] == 1
+    assert "bagel-0003-0" not in loaded
+    with pytest.raises(InputError, match="suite"):
+        load_cases(write_jsonl(tmp_path / "bad.jsonl", [{**case("x"), "suite": 3}]))

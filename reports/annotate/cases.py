@@ -27,7 +27,12 @@ class Case:
 
 
 def _case_from(obj: dict, where: str) -> Case:
-    """Suite output (``case_id``, ``reference``, ``variant``) or plain (``id``, ``reference``, ``hypothesis``)."""
+    """Suite output (``case_id``, ``reference``, ``variant``) or plain (``id``, ``reference``, ``hypothesis``).
+
+    A line that names its ``suite`` (every suite output does) gets the id ``suite/case_id``:
+    suites reuse the source sentence's case ids, and the robustness report reads exported
+    ids in this form (``reports.robustness.annotation_key``), so ratings never cross suites.
+    """
     if "case_id" in obj and "variant" in obj:
         key, hyp_key = "case_id", "variant"
     elif "id" in obj and "hypothesis" in obj:
@@ -41,7 +46,10 @@ def _case_from(obj: dict, where: str) -> Case:
     reference = require_text(obj, "reference", where, allow_list=True)
     hypothesis = require_text(obj, hyp_key, where)
     references = (reference,) if isinstance(reference, str) else tuple(reference)
-    return Case(str(case_id), references, hypothesis)
+    suite = obj.get("suite")
+    if suite is not None and (not isinstance(suite, str) or not suite.strip()):
+        raise InputError(f"{where}: field 'suite' must be a non-empty string")
+    return Case(f"{suite.strip()}/{case_id}" if suite else str(case_id), references, hypothesis)
 
 
 def load_cases(path: str | Path) -> list[Case]:
