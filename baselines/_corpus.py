@@ -28,7 +28,25 @@ def fit_idf(texts: Iterable[str], tokenizer) -> dict[int, float]:
     """
     from bert_score.utils import get_idf_dict
 
+    _restore_special_tokens_builder(tokenizer)
     return get_idf_dict(list(texts), tokenizer, nthreads=0)
+
+
+def _restore_special_tokens_builder(tokenizer) -> None:
+    """Give back ``build_inputs_with_special_tokens``, which transformers 5 removed.
+
+    bert-score 0.3.13 calls it for an empty text (``sent_encode("")``), so any corpus with an
+    empty hypothesis crashed idf fitting. The stand-in returns what the old method returned:
+    the ids framed by the tokenizer's own special tokens (``[CLS] ... [SEP]`` for BERT).
+    """
+    try:
+        tokenizer.build_inputs_with_special_tokens  # noqa: B018 - probing transformers 4
+        return
+    except AttributeError:
+        pass
+    framed = tokenizer("", add_special_tokens=True)["input_ids"]
+    head, tail = framed[:1], framed[1:]
+    tokenizer.build_inputs_with_special_tokens = lambda ids, ids_b=None: head + list(ids) + tail
 
 
 def flat_references(references: list[list[str]]) -> list[str]:

@@ -1,11 +1,12 @@
 """Grammatical acceptability F_g (RoMe paper §3.3): P(acceptable) of a text, trained on CoLA.
 
-The paper fine-tunes BERT-large; we adapt the embedded all-MiniLM-L6-v2 with LoRA adapters
-on its top ``k`` layers (the committed weights: all 6) plus a logistic head (see
-:mod:`rome.train_grammar`), and merge the adapters into a copy of those layers at load time.
-The committed file holds only adapters and head (about 1.3 MB). Below ``start_layer`` the
-states are the shared encoder's: ``get_encoder().encode(texts, layer=start_layer)`` (cached
-per text and layer), or for ``start_layer == 0`` only its embedding layer.
+The paper fine-tunes BERT-large; we fine-tune the embedded all-MiniLM-L6-v2's top ``k``
+layers (the committed weights: all 6) plus a logistic head (see :mod:`rome.train_grammar`).
+The committed file holds the head and a low-rank (SVD) copy of each layer's change
+(:func:`low_rank_delta`, about 2.7 MB); LoRA adapters (merged at load time) are the other
+stored form. Below ``start_layer`` the states are the shared encoder's:
+``get_encoder().encode(texts, layer=start_layer)`` (cached per text and layer), or for
+``start_layer == 0`` only its embedding layer.
 
 Users with a hub-hosted CoLA model can use it instead through
 :meth:`GrammarClassifier.from_pretrained` (any sequence-classification checkpoint).
@@ -14,7 +15,6 @@ Users with a hub-hosted CoLA model can use it instead through
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -27,10 +27,6 @@ WEIGHTS_DIR = Path(__file__).resolve().parent / "weights"
 DEFAULT_WEIGHTS = WEIGHTS_DIR / "grammar_minilm.safetensors"
 #: value returned for an empty (or whitespace-only) text: nothing to accept
 EMPTY_TEXT_PROB = 0.0
-
-
-def _offline() -> bool:
-    return os.environ.get("HF_HUB_OFFLINE", "0") not in ("0", "", "false", "False")
 
 
 def _texts(texts: Sequence[str]) -> list[str]:
@@ -92,8 +88,43 @@ def top_layers_from(base_model, n_layers: int, lora: dict | None = None):
 
 def trainable_state(module) -> dict:
     """Only what training changed: LoRA adapters (or all top layers without LoRA) and the head."""
-    return {k: v for k, v in module.state_dict().items() if "lora_" in k or k.startswith("head.")} \
-        if any("lora_" in k for k in module.state_dict()) else dict(module.state_dict())
+    state = module.state_dict()
+    if not any("lora_" in k for k in state):
+        return dict(state)
+    return {k: v for k, v in state.items() if "lora_" in k or k.startswith("head.")}
+
+
+def low_rank_delta(state: dict, base: dict, rank: int) -> dict:
+    """Store fine-tuned layers as a rank-``rank`` SVD of their change from ``base`` (a few MB).
+
+    Full fine-tuning learns more than LoRA here in the same CPU time, but a copy of six layers
+    is ~21 MB; the truncated SVD of each weight matrix's change keeps the measured accuracy
+    (docs/grammar.md) at an eighth of the size. Vectors (biases, LayerNorm) and the head are
+    stored whole.
+    """
+    import torch
+
+    out = {}
+    for key, value in state.items():
+        if value.ndim == 2 and key in base and value.shape == base[key].shape:
+            u, s, vh = torch.linalg.svd((value - base[key]).float(), full_matrices=False)
+            out[f"{key}.delta_a"] = u[:, :rank] * s[:rank]
+            out[f"{key}.delta_b"] = vh[:rank]
+        else:
+            out[key] = value
+    return out
+
+
+def apply_low_rank_delta(stored: dict, base: dict) -> dict:
+    """The full state back from :func:`low_rank_delta`'s output and the same ``base``."""
+    out = {}
+    for key, value in stored.items():
+        if key.endswith(".delta_a"):
+            weight = key[: -len(".delta_a")]
+            out[weight] = base[weight].float() + value.float() @ stored[f"{weight}.delta_b"].float()
+        elif not key.endswith(".delta_b"):
+            out[key] = value
+    return out
 
 
 def load_trainable_state(module, state: dict) -> None:
@@ -170,12 +201,19 @@ class GrammarClassifier:
                 "`python -m rome.train_grammar`"
             )
         meta = json.loads(meta_path.read_text())
+        encoder = encoder if encoder is not None else get_encoder()
+        if encoder.name != meta["base_model"]:
+            raise ResourceMissingError(
+                f"grammar weights {path.name} were trained on {meta['base_model']}, not {encoder.name}"
+            )
         state = {k: v.float() for k, v in load_file(str(path)).items()}
         if meta.get("lora"):
-            encoder = encoder if encoder is not None else get_encoder()
             module = top_layers_from(encoder.model, meta["n_layers"], meta["lora"])
             load_trainable_state(module, state)
             merge_lora(module)
+        elif meta.get("delta_rank"):
+            module = top_layers_from(encoder.model, meta["n_layers"])
+            module.load_state_dict(apply_low_rank_delta(state, module.state_dict()), strict=True)
         else:
             config = BertConfig.from_pretrained(str(embedded_model_path()))
             config._attn_implementation = "sdpa"
@@ -227,11 +265,11 @@ class HubGrammarClassifier:
     def __init__(self, name_or_path: str, device: str = "cpu", batch_size: int = 32) -> None:
         from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
+        from rome.core.hub import from_pretrained
+
         try:
-            self.tokenizer = AutoTokenizer.from_pretrained(name_or_path, local_files_only=_offline())
-            model = AutoModelForSequenceClassification.from_pretrained(
-                name_or_path, local_files_only=_offline()
-            )
+            self.tokenizer = from_pretrained(AutoTokenizer, name_or_path)
+            model = from_pretrained(AutoModelForSequenceClassification, name_or_path)
         except (OSError, ValueError) as exc:
             raise ResourceMissingError(
                 f"grammar model {name_or_path!r} is not available locally (offline?); "

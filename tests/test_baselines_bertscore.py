@@ -113,3 +113,19 @@ def test_signature_and_options():
         BERTScore(layer=7).score(["a"], ["b"])
     lower = BERTScore(layer=2).score(["the hotel is cheap"], ["the hotel is inexpensive"])
     assert lower[0] != pytest.approx(BERTScore().score_one("the hotel is cheap", "the hotel is inexpensive"))
+
+
+def test_idf_with_an_empty_text_in_the_corpus():
+    """bert-score's sent_encode("") needs a method transformers 5 removed; an empty text still
+    counts as a document (N = 2 here), exactly as bert-score computed it under transformers 4."""
+    import math
+
+    from baselines._corpus import fit_idf
+    from rome.core.encoder import get_encoder
+
+    tokenizer = get_encoder().tokenizer
+    idf = fit_idf(["", "hotel hotel"], tokenizer)
+    hotel = tokenizer("hotel", add_special_tokens=False)["input_ids"][0]
+    assert idf[hotel] == pytest.approx(math.log(3 / 2))
+    assert idf[tokenizer.cls_token_id] == 0 and idf[tokenizer.sep_token_id] == 0
+    assert tokenizer.build_inputs_with_special_tokens([7]) == [tokenizer.cls_token_id, 7, tokenizer.sep_token_id]

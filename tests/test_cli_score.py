@@ -81,3 +81,38 @@ def test_missing_file_and_missing_arguments():
     assert run_cli("score", "--input", "/no/such.jsonl", "--output", "/tmp/x.jsonl").returncode == 2
     assert run_cli("score").returncode == 2
     assert run_cli("score", "--hyp", "a").returncode == 2
+
+
+def test_non_utf8_input_and_unwritable_output_are_one_line_errors(tmp_path):
+    latin = tmp_path / "latin1.jsonl"
+    latin.write_bytes(b'{"id": 1, "hypothesis": "a", "reference": "x"}\n{"id": 2, "hypothesis": "caf\xe9", "reference": "x"}\n')
+    done = run_cli("score", "--input", str(latin), "--output", str(tmp_path / "o.jsonl"), "--metric", "bleu")
+    assert done.returncode == 2 and "latin1.jsonl:2: not UTF-8 text" in done.stderr
+    assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1
+    bom = write(tmp_path / "bom.jsonl", ['\ufeff{"id": 1, "hypothesis": "a b", "reference": "a b"}'])
+    assert run_cli("score", "--input", str(bom), "--output", str(tmp_path / "b.jsonl"), "--metric", "bleu").returncode == 0
+    pairs = write(tmp_path / "pairs.jsonl", ['{"id": 1, "hypothesis": "a", "reference": "x"}'])
+    (tmp_path / "a_dir").mkdir()
+    done = run_cli("score", "--input", str(pairs), "--output", str(tmp_path / "a_dir"), "--metric", "bleu", "--force")
+    assert done.returncode == 2 and "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.slow
+def test_every_registered_metric_scores_offline(tmp_path):
+    """The issue's "done when": ``rome score --metric all`` with HF_HUB_OFFLINE=1 on real models."""
+    import os
+
+    from rome.core.registry import expand_metric_names
+
+    pairs = write(tmp_path / "pairs.jsonl", [
+        json.dumps({"id": "p", "hypothesis": "The hotel is cheap.", "reference": "The hotel is inexpensive."}),
+        json.dumps({"id": "e", "hypothesis": "", "reference": ["A cat.", "The cat."]}),
+    ])
+    out = tmp_path / "o.jsonl"
+    done = subprocess.run([sys.executable, "-m", "rome", "score", "--input", str(pairs), "--metric", "all",
+                           "--output", str(out)], capture_output=True, text=True, timeout=600,
+                          env={**os.environ, "HF_HUB_OFFLINE": "1"})
+    assert done.returncode == 0, done.stderr
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert set(rows[0]["scores"]) == set(expand_metric_names(["all"])) >= {"bleu", "meteor", "bertscore", "moverscore", "rome"}
+    assert all(isinstance(v, float) and v == v for row in rows for v in row["scores"].values())  # no NaN

@@ -64,3 +64,24 @@ def test_long_text_is_truncated_with_one_warning():
 def test_missing_named_model_is_a_clear_error():
     with pytest.raises(ResourceMissingError, match="not available locally.*all-MiniLM-L6-v2"):
         Encoder("no-such-org/no-such-model").encode(["x"])
+
+
+def test_missing_named_model_without_offline_mode_fails_at_once(monkeypatch):
+    """With HF_HUB_OFFLINE unset and the hub unreachable, no minute of hub retries."""
+    import time
+
+    from rome.core import hub
+
+    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+    monkeypatch.delenv("TRANSFORMERS_OFFLINE", raising=False)
+    monkeypatch.setenv("HF_ENDPOINT", "http://127.0.0.1:9")  # discard port: connection refused
+    hub.hub_reachable.cache_clear()
+    try:
+        start = time.perf_counter()
+        with pytest.raises(ResourceMissingError) as err:
+            _ = Encoder("no-such-org/no-such-encoder").model
+        assert time.perf_counter() - start < 15
+        assert "\n" not in str(err.value) and DEFAULT_MODEL in str(err.value)
+        assert hub.hub_reachable() is False
+    finally:
+        hub.hub_reachable.cache_clear()

@@ -41,6 +41,10 @@ def main(argv: list[str] | None = None) -> int:
     except (InputError, ResourceMissingError) as exc:
         print(f"rome {args.command}: error: {exc}", file=sys.stderr)
         return 2
+    except OSError as exc:  # unwritable output, a directory given as a file, disk full ...
+        where = f": {exc.filename}" if exc.filename else ""
+        print(f"rome {args.command}: error: {exc.strerror or exc}{where}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print(f"rome {args.command}: interrupted", file=sys.stderr)
         return 130

@@ -12,7 +12,6 @@ equal to the package's.
 
 from __future__ import annotations
 
-import os
 import threading
 import warnings
 from collections import OrderedDict
@@ -93,10 +92,11 @@ class Encoder:
             return
         from transformers import AutoModel, AutoTokenizer
 
-        offline = os.environ.get("HF_HUB_OFFLINE", "0") not in ("0", "", "false", "False")
+        from rome.core.hub import from_pretrained
+
         try:
-            self._tokenizer = AutoTokenizer.from_pretrained(self.path, local_files_only=offline)
-            model = AutoModel.from_pretrained(self.path, local_files_only=offline)
+            self._tokenizer = from_pretrained(AutoTokenizer, self.path)
+            model = from_pretrained(AutoModel, self.path)
         except (OSError, ValueError) as exc:
             raise ResourceMissingError(
                 f"model {self.name!r} is not available locally (no network here?); "
