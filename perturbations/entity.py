@@ -1,7 +1,8 @@
 """Entity replacement (RoMe §4.6 case 1, CheckList style): named entities swapped for others of the type.
 
 "The population of Germany" -> "The population of England". Entities are found with the project's
-parser (``rome.core.parsing.get_parser()``: spaCy by default, Stanza when the user has its models).
+parser (``rome.core.parsing.get_parser(name)``: spaCy by default; ``parser="stanza"`` for users who
+have Stanza's English models, which are never detected or downloaded automatically).
 Replacements come first from the *dataset being perturbed* (an :class:`EntityPool`, built with
 :meth:`EntityReplacement.from_corpus`), as in the paper; an entity the pool cannot replace falls
 back to CheckList's ``Perturb.change_names`` (PERSON), ``change_location`` (GPE, CheckList's city and

@@ -96,6 +96,20 @@ def test_wordnet_path():
     assert check_variant(EAGLE, p).text.startswith("The Eagle is an inexpensive ")
 
 
+@pytest.mark.parametrize("text,expected", [  # WordNet path, outputs read and judged correct by hand
+    ("She bought an old car from her neighbour.", "She purchased an old automobile from her neighbour."),
+    ("The museum is closed on Mondays.", "The museum is shut on Mondays."),
+])
+def test_wordnet_path_table(text, expected):
+    assert check_variant(text, TextFoolerSwap(use_textattack=False)).text == expected
+
+
+def test_long_text_never_raises():
+    text = " ".join([EAGLE, NO_ITALIAN] * 4)  # ~100 words
+    result = TextFoolerSwap(use_textattack=False).apply(text, 0)
+    assert result.variants and apply_edits(text, list(result.variants[0].edits)) == result.variants[0].text
+
+
 @pytest.mark.parametrize("text", ["it is the", "!!!", "the of and"])
 def test_nothing_to_swap_is_skipped(text):
     result = TextFoolerSwap(use_textattack=False).apply(text, 0)
