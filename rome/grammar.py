@@ -104,6 +104,9 @@ def low_rank_delta(state: dict, base: dict, rank: int) -> dict:
     """
     import torch
 
+    if any(not key.startswith("layers.") for key in base):
+        raise ValueError("low_rank_delta: base must hold only the pretrained layers (a random head "
+                         "would not be the same at load time)")
     out = {}
     for key, value in state.items():
         if value.ndim == 2 and key in base and value.shape == base[key].shape:

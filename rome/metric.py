@@ -215,8 +215,10 @@ class RoMe(Metric):
             fields += [("ted", "zhang-shasha"), ("theta", self.theta), ("parser", self.parser.name)]
             fields.append(("scorer", f"{self.feature_set}:{self.scorer.version}"))
         if self.uses_grammar:
-            loaded = grammar_fingerprint() if type(self.grammar).__name__ == "GrammarClassifier" else "user"
-            fields.append(("grammar", loaded))
+            # named from the weights file, without loading the classifier (a warm suite run
+            # builds signatures only); a classifier the user set is "user"
+            user_set = self._grammar is not None and type(self._grammar).__name__ != "GrammarClassifier"
+            fields.append(("grammar", "user" if user_set else grammar_fingerprint()))
             fields.append(("scorer-grammar", self.scorer.meta.get("grammar_weights", "unknown")))
         return fields
 

@@ -90,5 +90,7 @@ def test_low_rank_delta_round_trip():
     back = apply_low_rank_delta(stored, base)
     np.testing.assert_allclose(back["layers.0.w"].numpy(), tuned["layers.0.w"].numpy(), atol=1e-5)
     assert torch.equal(back["layers.0.b"], tuned["layers.0.b"]) and set(back) == set(tuned)
+    with pytest.raises(ValueError, match="pretrained layers"):  # a random head is no base
+        low_rank_delta(tuned, {**base, "head.weight": torch.zeros(1, 12)}, rank=1)
     truncated = apply_low_rank_delta(low_rank_delta(tuned, base, rank=1), base)
     assert not np.allclose(truncated["layers.0.w"].numpy(), tuned["layers.0.w"].numpy(), atol=1e-3)
