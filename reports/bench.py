@@ -17,7 +17,7 @@ from typing import Any
 
 from rome.core.data_paths import shared_path
 from rome.core.encoder import Encoder, get_encoder
-from rome.core.parsing import get_parser
+from rome.core.parsing import clear_parse_caches
 from rome.core.registry import build_metric, expand_metric_names
 from rome.profiling import rome_step_times
 
@@ -61,7 +61,7 @@ def _timed(fn: Callable[[], Any]) -> tuple[float, Any]:
 def _cold(model: str | None) -> None:
     """Empty the shared encoder's and parser's caches so the next metric pays its own work."""
     get_encoder(model).clear_cache()
-    get_parser(None).clear_cache()
+    clear_parse_caches()
 
 
 def bench_bert_score_package(hyps: list[str], refs: list[str], encoder: Encoder) -> dict[str, float]:

@@ -87,7 +87,7 @@ def run(datasets: list[str], metric_names: list[str]) -> dict:
 def profile(n_pairs: int = 400) -> dict:
     """Cold-cache timing of RoMe's steps and end to end, on SFHOTEL's first ``n_pairs`` outputs."""
     from rome.core.encoder import get_encoder
-    from rome.core.parsing import get_parser
+    from rome.core.parsing import clear_parse_caches
     from rome.metric import RoMe
     from rome.profiling import rome_step_times
 
@@ -99,7 +99,7 @@ def profile(n_pairs: int = 400) -> dict:
     metric = RoMe()
     metric.score(hyps[:2], refs[:2])  # load everything outside the clock
     get_encoder().clear_cache()
-    get_parser(None).clear_cache()
+    clear_parse_caches()
     start = time.perf_counter()
     metric.score(hyps, refs)
     end_to_end = time.perf_counter() - start

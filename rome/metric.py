@@ -116,7 +116,7 @@ class RoMe(Metric):
     # -- lazily loaded parts ----------------------------------------------------------------
     @property
     def parser(self):
-        return get_parser(self.parser_name)
+        return get_parser(self.parser_name, entities=False)
 
     @property
     def uses_ted(self) -> bool:

@@ -39,7 +39,7 @@ def rome_step_times(hypotheses: list[str], references: list[str], with_grammar: 
     hyps = [h.strip() for h in hypotheses]
     refs = [r.strip() for r in references]
     texts = list(dict.fromkeys([*refs, *hyps]))
-    encoder, parser = get_encoder(), get_parser(None)
+    encoder, parser = get_encoder(), get_parser(None, entities=False)  # as RoMe parses
     grammar = load_grammar() if with_grammar else None
     encoder.encode(["warm up"]), parser.parse(["warm up"])
     if grammar is not None:

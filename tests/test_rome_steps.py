@@ -148,3 +148,17 @@ def test_zhang_shasha_equals_the_zss_package():
         a, b = _random_words(rng, rng.randint(1, 10)), _random_words(rng, rng.randint(1, 10))
         expected = zss.simple_distance(as_zss(a), as_zss(b), label_dist=lambda x, y: int(x != y))
         assert tree_edit_distance(a, b) == expected
+
+
+def test_rome_parses_without_entities_and_gets_the_same_trees():
+    """RoMe's parser skips spaCy's entity recogniser (half the parse time); nothing it reads changes."""
+    from rome.metric import RoMe
+
+    texts = ["Elon Musk has founded Tesla Motors in California.", "The Eagle serves cheap food near Burger King."]
+    plain, with_entities = RoMe(variant="ted").parser, get_parser()
+    assert plain is not with_entities and "ner" not in plain.nlp.pipe_names
+    assert plain.name == with_entities.name  # same parses, so the same signature
+    for a, b in zip(plain.parse(texts), with_entities.parse(texts)):
+        assert [(t.text, t.lemma, t.pos, t.dep, t.head) for t in a.tokens] == \
+               [(t.text, t.lemma, t.pos, t.dep, t.head) for t in b.tokens]
+        assert not a.entities and b.entities
