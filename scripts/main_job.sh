@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The README's main job: set up .venv (idempotent) and produce, on the embedded offline defaults,
 # the robustness table and the BAGEL/SFHOTEL human-correlation table under reports/out/.
-#   usage: bash scripts/main_job.sh [N]   (N: cases per suite and items per dataset; default 200)
+#   usage: bash scripts/main_job.sh [N]   (N: cases per suite, default 200; the correlation table
+#   scores every BAGEL and SFHOTEL output)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${1:-200}
@@ -18,5 +19,5 @@ for suite in passive_form adjective_replacement random_word entity_replacement t
 done
 "$ROME" report robustness --out reports/out/robustness
 # one side-by-side BAGEL/SFHOTEL table (RoMe Table 1 layout) plus each dataset's full report
-"$ROME" report correlation --dataset bagel --dataset sfhotel --n "$N" --out reports/out/correlation
+"$ROME" report correlation --dataset bagel --dataset sfhotel --out reports/out/correlation
 echo "main job done: see reports/out/robustness/ and reports/out/correlation/"
