@@ -2,8 +2,8 @@
 
 Why: all-MiniLM-L6-v2 was tuned for sentence similarity, which blunts its sense of syntax;
 fine-tuned on CoLA alone it stays near the majority baseline out of domain (see
-``docs/grammar.md``). One epoch of "is this text intact or damaged?" on ~45k texts before the
-CoLA epochs makes it attend to word order, agreement and missing words again, and lifts the
+``docs/grammar.md``). One epoch of "is this text intact or damaged?" on ~41k texts (each
+clean text and one damaged copy) before the CoLA epochs makes it attend to word order, agreement and missing words again, and lifts the
 out-of-domain MCC by about 0.1. This is the ELECTRA idea at sentence level, with damage that
 usually breaks grammar: swap two neighbours, delete a function or head word, insert a function
 word or a duplicate, re-inflect a verb or noun (lemminflect), move a word two or more places.
