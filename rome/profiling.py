@@ -25,8 +25,8 @@ def rome_step_times(hypotheses: list[str], references: list[str], with_grammar: 
     """Seconds per step (encode, parse, pool_words, semantic_emd, ted_se, grammar, scorer).
 
     Caches are emptied first and models loaded outside the clock, so the numbers are what a
-    cold run pays on top of start-up. ``with_grammar=False`` (or missing grammar weights)
-    times ``rome/ted``: no grammar step, the two-feature scorer.
+    cold run pays on top of start-up. ``with_grammar=False`` times ``rome/ted``: no grammar
+    step, the two-feature scorer (missing grammar weights raise, as RoMe itself does).
     """
     from rome.core.encoder import get_encoder
     from rome.core.parsing import get_parser
