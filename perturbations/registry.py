@@ -1,59 +1,64 @@
 """Perturbations by kind: ``build_perturbation("passive")``, ``available_perturbations()``.
 
-Kinds point at module paths (``module`` or ``module:Class``) and are imported only when built,
-so a kind whose optional dependencies (textattack, checklist) are missing costs nothing until
-it is asked for. Without ``:Class`` the module's :class:`Perturbation` subclass whose ``kind``
-matches is used, so one module may provide several kinds (typos and contractions).
+Built-in and third-party kinds are found the same way, like metrics: through the entry-point
+group ``rome_harness.perturbations`` (``kind = "module:Class"``; see docs/plugins.md), plus
+:func:`register` for a notebook or a test. Modules are imported only when a kind is built, so a
+kind whose optional dependencies (textattack, checklist) are missing costs nothing until it is
+asked for.
 """
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import inspect
+from importlib.metadata import entry_points
 from typing import Any
 
 from perturbations.base import Perturbation
 from rome.core.errors import InputError, ResourceMissingError
 
-#: kind -> where it lives; part A (this package) and part B (textattack / checklist based)
-PERTURBATIONS: dict[str, str] = {
-    "passive": "perturbations.passive:PassiveVoice",
-    "adjective": "perturbations.adjective:AdjectiveSwap",
-    "repetition": "perturbations.repetition:Repetition",
-    "entity": "perturbations.entity",
-    "random_word": "perturbations.random_word",
-    "textfooler": "perturbations.textfooler",
-    "typos": "perturbations.checklist_ops",
-    "contractions": "perturbations.checklist_ops",
-}
+ENTRY_POINT_GROUP = "rome_harness.perturbations"
+
+_runtime: dict[str, type[Perturbation]] = {}
 
 
-def _module_exists(path: str) -> bool:
-    try:
-        return importlib.util.find_spec(path.split(":")[0]) is not None
-    except (ImportError, ValueError):
-        return False
+def register(kind: str):
+    """Decorator registering a :class:`Perturbation` subclass under ``kind`` for this process."""
+
+    def decorate(cls: type[Perturbation]) -> type[Perturbation]:
+        if not (inspect.isclass(cls) and issubclass(cls, Perturbation)):
+            raise TypeError(f"{cls!r} is not a Perturbation subclass")
+        _runtime[kind] = cls
+        return cls
+
+    return decorate
+
+
+def unregister(kind: str) -> None:
+    _runtime.pop(kind, None)
+
+
+def _entry_points() -> dict[str, Any]:
+    return {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
 
 
 def available_perturbations() -> list[str]:
-    """Kinds whose module is present (their optional dependencies are checked only when built)."""
-    return [kind for kind, path in PERTURBATIONS.items() if _module_exists(path)]
+    """Every kind that :func:`build_perturbation` knows (optional dependencies are checked when built)."""
+    return sorted(set(_entry_points()) | set(_runtime))
 
 
 def perturbation_class(kind: str) -> type[Perturbation]:
-    if kind not in PERTURBATIONS:
-        raise InputError(f"unknown perturbation {kind!r}; known: {', '.join(PERTURBATIONS)}")
-    module_name, _, class_name = PERTURBATIONS[kind].partition(":")
-    if not _module_exists(module_name):
-        raise ResourceMissingError(f"perturbation {kind!r} is not installed ({module_name} is missing)")
-    module = importlib.import_module(module_name)
-    if class_name:
-        return getattr(module, class_name)
-    for _, cls in inspect.getmembers(module, inspect.isclass):
-        if issubclass(cls, Perturbation) and cls.__module__ == module_name and getattr(cls, "kind", None) == kind:
-            return cls
-    raise ResourceMissingError(f"{module_name} defines no perturbation of kind {kind!r}")
+    if kind in _runtime:
+        return _runtime[kind]
+    eps = _entry_points()
+    if kind not in eps:
+        raise InputError(f"unknown perturbation {kind!r}; known: {', '.join(available_perturbations())}")
+    try:
+        cls = eps[kind].load()
+    except ModuleNotFoundError as exc:
+        raise ResourceMissingError(f"perturbation {kind!r} cannot be loaded: {exc}") from exc
+    if not (inspect.isclass(cls) and issubclass(cls, Perturbation)):
+        raise InputError(f"entry point {kind!r} does not point at a Perturbation subclass")
+    return cls
 
 
 def build_perturbation(kind: str, **options: Any) -> Perturbation:

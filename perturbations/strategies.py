@@ -8,14 +8,12 @@ references, see ``../shared/README.md``) and on text built to break things.
 from __future__ import annotations
 
 import functools
-import json
 import string
 
 from hypothesis import strategies as st
 
-from rome.core.data_paths import shared_path
-
-NOVIKOVA = ("bagel", "sfhotel", "sfrest")
+from rome.data.novikova import NOVIKOVA_DATASETS as NOVIKOVA
+from rome.data.novikova import references_by_mr
 
 #: texts that have broken tokenisers, parsers or edit code before
 EDGE_TEXTS = (
@@ -31,10 +29,8 @@ def shipped_references(datasets: tuple[str, ...] = NOVIKOVA) -> tuple[str, ...]:
     """Distinct human references of the shipped Novikova data sets, sorted (stable across runs)."""
     found: set[str] = set()
     for name in datasets:
-        with shared_path("data", "novikova2017", f"{name}.jsonl").open(encoding="utf-8") as handle:
-            for line in handle:
-                if line.strip():
-                    found.update(ref.strip() for ref in json.loads(line)["references"] if ref.strip())
+        for refs in references_by_mr(name).values():
+            found.update(refs)
     return tuple(sorted(found))
 
 

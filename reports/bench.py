@@ -15,11 +15,11 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from rome.core.data_paths import shared_path
 from rome.core.encoder import Encoder, get_encoder
 from rome.core.parsing import clear_parse_caches
-from rome.core.registry import build_metric, expand_metric_names
-from rome.profiling import rome_step_times
+from rome.core.registry import build_metrics, expand_metric_names
+from rome.data.novikova import load_rows
+from rome.metric.profiling import rome_step_times
 
 
 @dataclass
@@ -44,8 +44,7 @@ def load_pairs(n: int) -> tuple[list[str], list[str]]:
     """The first ``n`` system outputs of BAGEL then SFHOTEL, each with its first human reference."""
     hyps, refs = [], []
     for name in ("bagel", "sfhotel"):
-        for line in shared_path("data", "novikova2017", f"{name}.jsonl").read_text().splitlines():
-            item = json.loads(line)
+        for item in load_rows(name):
             if item["hypothesis"].strip():
                 hyps.append(item["hypothesis"])
                 refs.append(item["references"][0])
@@ -87,7 +86,7 @@ def run_bench(n: int = 1000, metrics: list[str] | None = None, model: str | None
         encoder=floor_encoder.name, encoder_floor_s=floor,
     )
     names = expand_metric_names(metrics or ["all"])
-    built = {name: build_metric(name, model=model) for name in names}
+    built = build_metrics(names, model)
     for metric in built.values():
         metric.score(hyps[:2], refs[:2])  # load models, parsers, WordNet
     for name, metric in built.items():

@@ -4,7 +4,7 @@ Per dataset, per system (WebNLG: per team) and pooled: Spearman ρ, Pearson r an
 with percentile-bootstrap 95% CIs (items resampled, the same seeded resamples for every
 metric), and a Williams-test matrix between metrics on the same human scores. The reference
 is the human references or the meaning representation as text (the paper's Table 1
-protocol). Scores are cached on disk (:mod:`reports.score_cache`), so reruns resume.
+protocol). Scores go through the one score cache (:mod:`rome.core.cache`), so reruns resume.
 """
 
 from __future__ import annotations
@@ -18,8 +18,6 @@ from pathlib import Path
 import numpy as np
 
 from reports import plots
-from reports.datasets import JudgedDataset, JudgedItem, with_references
-from reports.score_cache import ScoreCache
 from reports.stats import (
     METHODS,
     SYMBOLS,
@@ -31,8 +29,10 @@ from reports.stats import (
 )
 from reports.stats import williams_matrix as williams_for
 from reports.tables import Table, fmt, provenance, write_all
+from rome.core.cache import ScoreCache
 from rome.core.errors import InputError, ResourceMissingError
-from rome.core.registry import build_metric
+from rome.core.registry import build_metrics
+from rome.data.judged import JudgedDataset, JudgedItem, with_references
 
 POOLED = "pooled"
 ALPHA = 0.05
@@ -106,16 +106,16 @@ class ScoredMetrics:
 
 
 def score_metrics(items: list[JudgedItem], references: list[list[str]], config: CorrelationConfig,
-                  cache_dir: Path, progress: Callable[[str, int], None] | None = None) -> ScoredMetrics:
+                  cache: ScoreCache, progress: Callable[[str, int], None] | None = None) -> ScoredMetrics:
     """Score every metric (through the disk cache); with ``config.skip_unavailable`` a metric whose
     model or weights are missing is left out and its reason kept, instead of failing the report."""
-    cache = ScoreCache(cache_dir)
     hyps = [it.hypothesis for it in items]
+    hits, misses = cache.hits, cache.misses
     out = ScoredMetrics()
     for name in config.metrics:
         tick = (lambda k, name=name: progress(name, k)) if progress else None
         try:
-            metric = build_metric(name, model=config.model)
+            metric = build_metrics([name], config.model)[name]
             signature = str(metric.signature())
             out.scores[name] = cache.score(metric, hyps, references, progress=tick)
         except ResourceMissingError as exc:
@@ -127,7 +127,7 @@ def score_metrics(items: list[JudgedItem], references: list[list[str]], config: 
         out.higher_is_better[name] = metric.higher_is_better
     if not out.scores:
         raise InputError(f"no metric could be scored: {'; '.join(f'{k}: {v}' for k, v in out.skipped.items())}")
-    out.cache = {"hits": cache.hits, "misses": cache.misses}
+    out.cache = {"hits": cache.hits - hits, "misses": cache.misses - misses}
     return out
 
 
@@ -149,13 +149,13 @@ def correlate_groups(result: CorrelationResult) -> None:
                 result.williams[(group, criterion)] = williams_for(oriented, human, "spearman")
 
 
-def run_correlation(dataset: JudgedDataset, config: CorrelationConfig, cache_dir: Path,
+def run_correlation(dataset: JudgedDataset, config: CorrelationConfig, cache: ScoreCache,
                     progress: Callable[[str, int], None] | None = None) -> CorrelationResult:
     selected = select_items(dataset.items, config.n_items, config.seed)
     items, references, left_out = with_references(selected, config.reference)
     if len(items) < 4:
         raise InputError(f"{dataset.name}: only {len(items)} items can be scored with {config.reference} references")
-    scored = score_metrics(items, references, config, cache_dir, progress)
+    scored = score_metrics(items, references, config, cache, progress)
     result = CorrelationResult(dataset, config, items, scored.scores, scored.signatures, scored.higher_is_better,
                                left_out, cache=scored.cache, skipped=scored.skipped)
     correlate_groups(result)

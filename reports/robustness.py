@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,17 +21,17 @@ import numpy as np
 from reports import plots
 from reports.stats import coefficient
 from reports.tables import Table, fmt, provenance, write_all
-from rome.core.data_paths import REPO_ROOT
 from rome.core.errors import InputError
 from rome.core.jsonl import read_jsonl
+from rome.core.paths import output_dir
 
 CRITERIA = ("fluency", "semantics", "grammar")
 ALL = "all suites"
 
 
 def default_source() -> Path:
-    """Where the suites write: ``ROME_REPORTS_OUT`` or ``reports/out``."""
-    return Path(os.environ.get("ROME_REPORTS_OUT", REPO_ROOT / "reports" / "out")).expanduser()
+    """Where the suites write: ``ROME_OUT`` or ``./rome-out``."""
+    return output_dir()
 
 
 @dataclass

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
-from rome.core.data_paths import REPO_ROOT
+from rome.core.paths import REPO_ROOT
 
 
 @dataclass

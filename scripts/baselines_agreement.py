@@ -10,7 +10,6 @@ pairs whose hypothesis equals the reference and the others (see docs/moverscore.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from collections import defaultdict
@@ -29,11 +28,10 @@ def main() -> None:
 
     from baselines.bertscore import BERTScore
     from baselines.moverscore import MoverScore, english_stop_words
-    from rome.core.data_paths import shared_path
     from rome.core.encoder import embedded_model_path
+    from rome.data.novikova import load_rows
 
-    lines = shared_path("data", "novikova2017", "bagel.jsonl").read_text().splitlines()
-    items = [json.loads(line) for line in lines]
+    items = load_rows("bagel")
     hyps, refs = [it["hypothesis"] for it in items], [it["references"] for it in items]
     for idf in (False, True):
         expected = bert_score.score(hyps, refs, model_type=str(embedded_model_path()), num_layers=6, idf=idf, nthreads=0)

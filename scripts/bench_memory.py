@@ -20,14 +20,13 @@ import tempfile
 import time
 from pathlib import Path
 
-from rome.core.data_paths import shared_path
+from rome.data.novikova import load_rows
 
 
 def all_pairs() -> list[dict]:
     pairs = []
     for name in ("bagel", "sfhotel", "sfrest"):
-        for line in shared_path("data", "novikova2017", f"{name}.jsonl").read_text().splitlines():
-            item = json.loads(line)
+        for item in load_rows(name):
             for k, ref in enumerate(item["references"]):
                 pairs.append({"id": f"{item['id']}-{k}", "hypothesis": item["hypothesis"], "reference": ref})
     return pairs

@@ -1,7 +1,9 @@
 """The folders are the architecture: each layer imports only from the layers before it.
 
-texts/shared contract (rome.core) -> perturbations -> metrics (rome, baselines) -> suites -> reports,
-with the command line (rome.cli) on top. Lazy imports inside functions count too.
+texts, data and shared contract (rome.core, rome.data) -> perturbations -> metrics (rome.metric and
+its training code rome.training, baselines) -> suites -> reports, with the command line (rome.cli)
+on top. Lazy imports inside functions count too. Within the metrics layer, the RoMe metric never
+imports its training code.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ LAYERS = ["rome.core", "perturbations", "metrics", "suites", "reports", "rome.cl
 def layer_of(module: str) -> str | None:
     if module.startswith("rome.cli") or module == "rome.__main__":
         return "rome.cli"
-    if module.startswith("rome.core"):
+    if module.startswith(("rome.core", "rome.data")):
         return "rome.core"
     if module == "rome" or module.startswith(("rome.", "baselines")):
         return "metrics"
@@ -61,3 +63,13 @@ def test_imports_only_go_backwards(path):
         if other is None:
             continue
         assert LAYERS.index(other) <= LAYERS.index(own), f"{path.name} ({own}) imports {module} ({other})"
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "rome" / "metric").rglob("*.py")), ids=lambda p: p.name)
+def test_the_metric_never_imports_its_training_code(path):
+    assert not any(m.startswith("rome.training") for m in imported_modules(path)), path.name
+
+
+def test_every_source_file_belongs_to_a_layer():
+    unknown = [str(p.relative_to(ROOT)) for p in SOURCES if layer_of(module_name(p)) is None]
+    assert unknown == []

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from baselines.bertscore import BERTScore
-from rome.core.data_paths import shared_path
 from rome.core.encoder import Encoder, embedded_model_path, get_encoder
 from rome.core.errors import InputError
+from rome.core.paths import shared_path
 from rome.core.registry import build_metric
 
 #: measured max difference on 200 BAGEL pairs is 2.4e-7 (float32 matching, different batching)

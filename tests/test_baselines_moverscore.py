@@ -16,8 +16,8 @@ import pytest
 from baselines_moverscore_oracle import patched_moverscore_v2
 
 from baselines.moverscore import MoverScore, english_stop_words
-from rome.core.data_paths import shared_path
 from rome.core.errors import InputError
+from rome.core.paths import shared_path
 from rome.core.registry import build_metric
 
 # find_spec, not importorskip: importing moverscore_v2 unpatched goes to the hub

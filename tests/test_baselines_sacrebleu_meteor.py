@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from rome.core.data_paths import shared_path
+from rome.core.paths import shared_path
 from rome.core.registry import build_metric
 
 

@@ -93,7 +93,11 @@ def test_runtime_registration_and_unknown_names():
     registry.register("word-overlap")(WordOverlap)
     try:
         assert "word-overlap" in registry.available_metrics()
-        assert registry.build_metric("word-overlap", model="ignored").score_one("a", "a") == 1.0
+        assert registry.build_metric("word-overlap").score_one("a", "a") == 1.0
+        # --model reaches encoder-based metrics only; an option a metric does not take is an error
+        assert registry.build_metrics(["word-overlap"], model="ignored")["word-overlap"].score_one("a", "a") == 1.0
+        with pytest.raises(InputError, match="takes no option 'modle'"):
+            registry.build_metric("word-overlap", modle="x")
         assert registry.expand_metric_names(["word-overlap", "bleu", "word-overlap"]) == ["word-overlap", "bleu"]
     finally:
         registry.unregister("word-overlap")

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from rome.core.data_paths import shared_path
 from rome.core.errors import InputError
+from rome.core.paths import shared_path
 from rome.core.scoring import LocalEngine, RayEngine, chunked, get_engine
 
 

@@ -7,14 +7,38 @@ import json
 import pytest
 
 from perturbations.adjective import AdjectiveSwap
-from perturbations.registry import PERTURBATIONS, available_perturbations, build_perturbation
+from perturbations.base import Perturbation, Result
+from perturbations.registry import available_perturbations, build_perturbation, register, unregister
 from rome.cli import main
 from rome.core.errors import InputError
 
+SHIPPED_KINDS = {"passive", "adjective", "repetition", "entity", "random_word", "textfooler", "typos", "contractions"}
+
+
+def test_every_shipped_kind_is_an_entry_point():
+    from importlib.metadata import entry_points
+
+    assert {ep.name for ep in entry_points(group="rome_harness.perturbations")} >= SHIPPED_KINDS
+    assert set(available_perturbations()) >= SHIPPED_KINDS
+
+
+def test_a_perturbation_registered_at_run_time_is_built_like_the_shipped_ones():
+    class Shout(Perturbation):
+        kind = "shout"
+
+        def _apply(self, text, rng):
+            return Result(text, ())
+
+    register("shout")(Shout)
+    try:
+        assert "shout" in available_perturbations()
+        assert isinstance(build_perturbation("shout"), Shout)
+    finally:
+        unregister("shout")
+    assert "shout" not in available_perturbations()
+
 
 def test_registry_builds_part_a_kinds_with_options():
-    assert {"passive", "adjective", "repetition"} <= set(available_perturbations())
-    assert set(available_perturbations()) <= set(PERTURBATIONS)
     swap = build_perturbation("adjective", top_k=2)
     assert isinstance(swap, AdjectiveSwap) and swap.top_k == 2
     assert build_perturbation("repetition", min_repeats=1, max_repeats=1).apply("Elon", 0).variants[0].text == "Elon elon"

@@ -224,14 +224,12 @@ def test_passive_keeps_every_content_lemma(passive, sentence, seed):
 
 
 def _cola_dev_acceptable() -> list[str]:
-    import csv
-
-    from rome.core.data_paths import shared_path
+    from rome.data.cola import read_cola
 
     texts = []
-    for name in ("in_domain_dev.tsv", "out_of_domain_dev.tsv"):
-        with shared_path("data", "cola", name).open(encoding="utf-8") as handle:
-            texts += [row[3] for row in csv.reader(handle, delimiter="\t", quoting=csv.QUOTE_NONE) if row[1] == "1"]
+    for split in ("in_domain_dev", "out_of_domain_dev"):
+        sentences, labels = read_cola(split)
+        texts += [t for t, label in zip(sentences, labels) if label == 1]
     return texts
 
 

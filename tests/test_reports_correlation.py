@@ -11,8 +11,9 @@ import pytest
 from scipy import stats as sps
 
 from reports.correlation import CorrelationConfig, run_correlation
-from reports.datasets import load_dataset
 from rome.cli import main
+from rome.core.cache import ScoreCache
+from rome.data.judged import load_dataset
 
 WEBNLG = Path(__file__).parent / "fixtures" / "webnlg2017_human_synthetic.csv"
 ARGS = ["--metric", "bleu", "--metric", "meteor", "--n", "40", "--bootstrap", "50", "--seed", "1"]
@@ -65,18 +66,21 @@ def test_williams_matrix_covers_both_orders(bagel_out):
 
 
 def test_rerun_resumes_from_the_cache(tmp_path):
+    import sqlite3
+
+
     data = load_dataset("bagel")
     config = CorrelationConfig(["bleu"], n_items=30, n_resamples=20, seed=2)
-    first = run_correlation(data, config, tmp_path / "cache")
+    db = tmp_path / "scores.sqlite"
+    first = run_correlation(data, config, ScoreCache(db))
     assert first.cache["misses"] == 30
-    cache_file = next((tmp_path / "cache").glob("bleu-*.jsonl"))
-    lines = cache_file.read_text().splitlines()
-    cache_file.write_text("\n".join(lines[:10]) + '\n{"key": "torn')  # an interrupted run
-    second = run_correlation(data, config, tmp_path / "cache")
+    with sqlite3.connect(db) as conn:  # an interrupted run: only some scores were committed
+        conn.execute("DELETE FROM scores WHERE rowid IN (SELECT rowid FROM scores LIMIT 20)")
+    second = run_correlation(data, config, ScoreCache(db))
     assert second.cache == {"hits": 10, "misses": 20}
     np.testing.assert_array_equal(first.scores["bleu"], second.scores["bleu"])
     assert first.cells == second.cells  # same seed, same numbers
-    third = run_correlation(data, config, tmp_path / "cache")
+    third = run_correlation(data, config, ScoreCache(db))
     assert third.cache == {"hits": 30, "misses": 0}
 
 
@@ -99,7 +103,7 @@ def test_webnlg_per_team_and_empty_outputs(tmp_path):
 def test_mr_reference_protocol(tmp_path):
     data = load_dataset("bagel")
     config = CorrelationConfig(["bleu"], reference="mr", n_items=20, n_resamples=0)
-    result = run_correlation(data, config, tmp_path / "cache")
+    result = run_correlation(data, config, ScoreCache(tmp_path / "scores.sqlite"))
     assert result.left_out == 0 and len(result.items) == 20
     assert ("pooled", "bleu", "informativeness", "spearman") in result.cells
 
@@ -133,12 +137,12 @@ def test_metric_all_leaves_out_unavailable_metrics_and_says_so(tmp_path):
     try:
         data = load_dataset("bagel")
         config = CorrelationConfig(["bleu", "unavailable"], n_items=10, n_resamples=0, skip_unavailable=True)
-        result = run_correlation(data, config, tmp_path / "cache")
+        result = run_correlation(data, config, ScoreCache(tmp_path / "scores.sqlite"))
         assert list(result.scores) == ["bleu"]
         assert any("Left out unavailable" in n and "weights.json" in n for n in provenance_notes(result))
         config.skip_unavailable = False
         with pytest.raises(ResourceMissingError):
-            run_correlation(data, config, tmp_path / "cache")
+            run_correlation(data, config, ScoreCache(None))
     finally:
         unregister("unavailable")
 

@@ -23,7 +23,7 @@ import csv
 import pytest
 
 from reports.stats import coefficient
-from rome.core.data_paths import shared_path
+from rome.core.paths import shared_path
 
 COLUMNS = {("BAGEL", "TGEN"): ("BAGEL", "Dusek"), ("BAGEL", "LOLS"): ("BAGEL", "LOLS"),
            ("SFHOTEL", "RNNLG"): ("SFHOT", "WEN"), ("SFHOTEL", "LOLS"): ("SFHOT", "LOLS"),

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from rome.core.errors import InputError, ResourceMissingError
-from rome.grammar import DEFAULT_WEIGHTS, GrammarClassifier, load_default
-from rome.train_grammar import binary_metrics, read_cola
+from rome.metric.grammar import DEFAULT_WEIGHTS, GrammarClassifier, load_default
+from rome.training.grammar import binary_metrics, read_cola
 
 PAIRS = [  # (acceptable, unacceptable)
     ("The cat sat on the mat.", "The cat the mat on sat."),

@@ -7,7 +7,7 @@ import random
 import numpy as np
 import pytest
 
-from rome.grammar_corruptions import (
+from rome.training.grammar_corruptions import (
     DAMAGES,
     Word,
     _damage,
@@ -78,7 +78,7 @@ def test_corruption_pairs_with_the_real_tagger():
 def test_low_rank_delta_round_trip():
     import torch
 
-    from rome.grammar import apply_low_rank_delta, low_rank_delta
+    from rome.metric.grammar import apply_low_rank_delta, low_rank_delta
 
     gen = torch.Generator().manual_seed(0)
     base = {"layers.0.w": torch.randn(12, 8, generator=gen), "layers.0.b": torch.zeros(12)}

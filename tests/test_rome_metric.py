@@ -8,7 +8,7 @@ import pytest
 from rome.core.errors import ResourceMissingError
 from rome.core.registry import available_metrics, build_metric
 from rome.metric import RoMe, load_grammar
-from rome.scorer import load_scorer
+from rome.metric.scorer import load_scorer
 
 PARAPHRASE = ("Munich is located at the southern part of Germany.", "Munich is situated in the south of Germany.")
 PASSIVE = ("Tesla motors is founded by Elon Musk.", "Elon Musk has founded Tesla Motors.")

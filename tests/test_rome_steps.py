@@ -9,7 +9,7 @@ import pytest
 
 from rome.core.encoder import get_encoder
 from rome.core.parsing import get_parser
-from rome.semantic import (
+from rome.metric.semantic import (
     IdfTable,
     alignment_scores,
     distance_matrix,
@@ -19,8 +19,8 @@ from rome.semantic import (
     semantic_similarity,
     tfidf_weights,
 )
-from rome.tree_edit import node_equality, ted_similarity, tree_edit_distance
-from rome.words import Words, analyse, pool_pieces
+from rome.metric.tree_edit import node_equality, ted_similarity, tree_edit_distance
+from rome.metric.words import Words, analyse, pool_pieces
 
 
 @pytest.fixture(scope="module")

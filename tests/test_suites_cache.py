@@ -9,8 +9,8 @@ import pytest
 from baselines.sacrebleu_metrics import BLEU
 from perturbations.base import Perturbation, Result, Variant
 from rome.core import registry
+from rome.core.cache import ScoreCache
 from suites.harness import Invariant, Novikova, Suite
-from suites.harness.cache import ScoreCache
 from suites.harness.runner import CHUNK_SIZE, SuiteRun
 
 

@@ -8,10 +8,10 @@ import random
 import pytest
 
 from perturbations.base import Perturbation, Result, Variant
+from rome.core.cache import ScoreCache
 from rome.core.errors import InputError
 from rome.core.registry import build_metric
 from suites.harness import Decrease, Invariant, MinimumFunctionality, Novikova, Suite
-from suites.harness.cache import ScoreCache
 from suites.harness.checks import CaseScores, MetricInfo
 from suites.harness.runner import SuiteRun, failure_message
 

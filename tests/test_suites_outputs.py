@@ -53,7 +53,7 @@ def suite_file(tmp_path):
 
 
 def test_outputs_have_the_documented_format(suite_file, tmp_path):
-    from suites.harness.cache import ScoreCache
+    from rome.core.cache import ScoreCache
 
     run = SuiteRun(load_suite(str(suite_file)), cache=ScoreCache(None))
     run.run_all()
@@ -90,9 +90,9 @@ def test_outputs_have_the_documented_format(suite_file, tmp_path):
 
 
 def test_reports_out_env_sets_the_default_folder(suite_file, tmp_path, monkeypatch):
-    from suites.harness.cache import ScoreCache
+    from rome.core.cache import ScoreCache
 
-    monkeypatch.setenv("ROME_REPORTS_OUT", str(tmp_path / "reports"))
+    monkeypatch.setenv("ROME_OUT", str(tmp_path / "reports"))
     run = SuiteRun(load_suite(str(suite_file)), metrics=["bleu"], cache=ScoreCache(None))
     run.result("bleu", "invariant")
     assert write_outputs(run) == tmp_path / "reports" / "swap_last"
@@ -106,7 +106,7 @@ def test_rome_suite_prints_the_summary_and_writes_outputs(suite_file, tmp_path, 
     assert code == 0, out
     assert "# Suite `swap_last`" in out and "| bleu | invariant |" in out and "chrf" not in out.split("Signatures")[0]
     assert (tmp_path / "o" / "cases.jsonl").read_text().count("\n") == 5
-    assert (tmp_path / "cache" / "suite_scores.sqlite").exists()
+    assert (tmp_path / "cache" / "scores.sqlite").exists()
 
 
 def test_rome_suite_exits_1_when_a_check_fails(suite_file, tmp_path, monkeypatch):
@@ -140,9 +140,9 @@ def test_shipped_suites_are_listed_and_load():
 
 def test_user_jsonl_pairs_are_a_data_source(tmp_path):
     from perturbations.base import Perturbation, Result, Variant
+    from rome.core.cache import ScoreCache
     from rome.core.errors import InputError
     from suites.harness import Invariant, JsonlPairs, Suite
-    from suites.harness.cache import ScoreCache
 
     class Upper(Perturbation):
         kind = "upper"

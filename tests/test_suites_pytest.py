@@ -51,7 +51,7 @@ SUITE = textwrap.dedent('''
 @pytest.fixture
 def suite_dir(pytester, tmp_path, monkeypatch):
     monkeypatch.setenv("ROME_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setenv("ROME_REPORTS_OUT", str(tmp_path / "reports"))
+    monkeypatch.setenv("ROME_OUT", str(tmp_path / "reports"))
     pytester.makeconftest(CONFTEST)
     pytester.makepyfile(reversed_words=SUITE)  # not named test_*.py: collected by the SUITE marker
     return pytester

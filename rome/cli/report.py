@@ -2,7 +2,7 @@
 
 ``rome report correlation`` scores a dataset with human judgments under every metric and
 writes correlation tables (Markdown, CSV, LaTeX, HTML), a Williams-test matrix and the
-metric heatmap; scores are cached in ``OUT/cache`` so a rerun resumes. ``rome report
+metric heatmap; scores go through the score cache (``rome.core.cache``) so a rerun resumes. ``rome report
 robustness`` gathers the suites' outputs into the Table 7 layout.
 """
 
@@ -28,10 +28,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="human references, or the meaning representation as text (RoMe Table 1)")
     c.add_argument("--metric", action="append", default=None, help="metric name, repeatable; default: all")
     c.add_argument("--model", default=None, help="encoder for model-based metrics")
-    c.add_argument("--out", type=Path, default=None, help="output directory (default reports/out/correlation-<dataset>)")
+    c.add_argument("--out", type=Path, default=None, help="output directory (default ./rome-out/correlation-<dataset>)")
     c.add_argument("--n", type=int, default=None, help="score a seeded sample of N items (default: all)")
     c.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples for the CIs (0: none)")
     c.add_argument("--seed", type=int, default=0, help="seed for the item sample and the bootstrap")
+    c.add_argument("--no-cache", action="store_true", help="do not read or write the on-disk score cache")
     c.add_argument("--coefficient", action="append", choices=("spearman", "pearson", "kendall"), default=None,
                    help="correlation coefficient, repeatable (default: all three)")
     c.set_defaults(handler=run_correlation)
@@ -39,20 +40,21 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     r = kinds.add_parser("robustness", help="the robustness table (RoMe Table 7) from the suites' outputs")
     r.add_argument("--suites", nargs="*", default=None, help="suite names (default: every suite with outputs)")
     r.add_argument("--from", dest="source", type=Path, default=None,
-                   help="directory holding <suite>/summary.json (default ROME_REPORTS_OUT or reports/out)")
+                   help="directory holding <suite>/summary.json (default ROME_OUT or ./rome-out)")
     r.add_argument("--annotations", type=Path, default=None,
                    help="JSONL of human ratings of the perturbed cases: case_id, fluency, semantics, grammar")
-    r.add_argument("--out", type=Path, default=None, help="output directory (default reports/out/robustness)")
+    r.add_argument("--out", type=Path, default=None, help="output directory (default ./rome-out/robustness)")
     r.set_defaults(handler=run_robustness)
 
 
 def run_correlation(args: argparse.Namespace) -> int:
     from reports.correlation import POOLED, CorrelationConfig, combined_table, correlation_table, write_report
     from reports.correlation import run_correlation as compute
-    from reports.datasets import load_dataset
     from reports.tables import to_markdown, write_all
-    from rome.core.data_paths import REPO_ROOT
+    from rome.core.cache import ScoreCache, default_cache_path
+    from rome.core.paths import output_dir
     from rome.core.registry import expand_metric_names
+    from rome.data.judged import load_dataset
 
     if args.bootstrap < 0:
         raise InputError("--bootstrap must be 0 or more")
@@ -62,11 +64,12 @@ def run_correlation(args: argparse.Namespace) -> int:
     config = CorrelationConfig(names, args.reference, args.n, args.bootstrap, args.seed, args.model, methods,
                                skip_unavailable=not args.metric or "all" in args.metric)
     single = len(datasets) == 1
-    base = args.out or REPO_ROOT / "reports" / "out" / ("correlation-" + "-".join(d.name for d in datasets))
+    base = args.out or output_dir("correlation-" + "-".join(d.name for d in datasets))
+    cache = ScoreCache(None if args.no_cache else default_cache_path())
     results = []
     for dataset in datasets:
         out = base if single else base / dataset.name
-        result = compute(dataset, config, base / "cache", _progress_bars())
+        result = compute(dataset, config, cache, _progress_bars())
         for name, reason in result.skipped.items():
             print(f"warning: left out {name}: {reason}", file=sys.stderr)
         written = write_report(result, out)
@@ -98,11 +101,11 @@ def _progress_bars():
 
 def run_robustness(args: argparse.Namespace) -> int:
     from reports.robustness import build_report, default_source, write_report
-    from rome.core.data_paths import REPO_ROOT
+    from rome.core.paths import output_dir
 
     source = args.source or default_source()
     report = build_report(source, args.suites, args.annotations)
-    out = args.out or REPO_ROOT / "reports" / "out" / "robustness"
+    out = args.out or output_dir("robustness")
     written = write_report(report, out)
     print(f"{len(report.suites)} suites, {len(report.metrics)} metrics; wrote {written[0]}", file=sys.stderr)
     return 0

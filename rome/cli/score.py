@@ -35,8 +35,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def build_metrics(names: list[str] | None, model: str | None) -> dict[str, Any]:
+    from rome.core.registry import build_metrics as build
     from rome.core.registry import expand_metric_names
-    from rome.core.scoring import build_metrics as build
 
     return build(expand_metric_names(names or ["all"]), model)
 

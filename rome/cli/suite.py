@@ -20,7 +20,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="metric name, repeatable; 'all' for every metric (default: the suite's metrics)")
     p.add_argument("--n", type=int, default=None, help="number of cases (default: the suite's sample size)")
     p.add_argument("--out", type=Path, default=None,
-                   help="output folder (default: ROME_REPORTS_OUT/<suite> or reports/out/<suite>)")
+                   help="output folder (default: ROME_OUT/<suite> or ./rome-out/<suite>)")
     p.add_argument("--no-cache", action="store_true", help="do not read or write the on-disk score cache")
     p.add_argument("--list", action="store_true", help="list the shipped suites and exit")
     p.set_defaults(handler=run)
@@ -36,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"give a suite name; available: {', '.join(available_suites())}")
     if args.n is not None and args.n < 1:
         raise InputError("--n must be at least 1")
-    from suites.harness.cache import ScoreCache, default_cache_path
+    from rome.core.cache import ScoreCache, default_cache_path
     from suites.harness.outputs import summary, summary_markdown, write_outputs
     from suites.harness.runner import SuiteRun
 

@@ -12,16 +12,18 @@ import abc
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import ClassVar
 
 import numpy as np
 
 from rome.core.errors import InputError
+from rome.core.fingerprint import class_files, files_digest, harness_version
 
 Reference = str | Sequence[str]
 
-#: Version of the harness pinned in every signature.
-HARNESS_VERSION = "0.1.0"
+#: Version of the installed harness, pinned in every signature (with the code fingerprint).
+HARNESS_VERSION = harness_version()
 
 
 @dataclass(frozen=True)
@@ -86,8 +88,13 @@ class Metric(abc.ABC):
     uses_encoder: ClassVar[bool] = False
 
     # -- public API -------------------------------------------------------------------
-    def score(self, hypotheses: Sequence[str], references: Sequence[Reference]) -> np.ndarray:
-        """Score each hypothesis against its reference(s); returns float64 of shape (n,)."""
+    def score(self, hypotheses: Sequence[str], references: Sequence[Reference] | None) -> np.ndarray:
+        """Score each hypothesis against its reference(s); returns float64 of shape (n,).
+
+        A reference-free metric (``needs_reference = False``) also takes ``references=None``.
+        """
+        if references is None and not self.needs_reference and hypotheses is not None:
+            references = [""] * len(hypotheses)
         hyps, refs = normalize_pairs(hypotheses, references)
         out = np.full(len(hyps), self.worst_score, dtype=np.float64)
         keep = [i for i, h in enumerate(hyps) if h.strip()]
@@ -109,8 +116,28 @@ class Metric(abc.ABC):
         return float(self.score([hypothesis], [reference])[0])
 
     def signature(self) -> Signature:
-        fields = (*self._signature_fields(), ("harness", HARNESS_VERSION))
+        """Every setting that changes a number, then the harness version and ``code:<hash>``.
+
+        The code hash covers the source of this class and its bases (the contract included)
+        and :meth:`fingerprint_files` (shared encoder, weights), so a cache keyed by the
+        signature misses after an edit or a retrain without anyone bumping a version.
+        """
+        fields = (*self._signature_fields(), ("harness", HARNESS_VERSION), ("code", self.code_fingerprint()))
         return Signature(self.name, tuple((k, str(v)) for k, v in fields))
+
+    def code_fingerprint(self) -> str:
+        return files_digest([*class_files(type(self)), *self.fingerprint_files()])
+
+    def fingerprint_files(self) -> list[Path]:
+        """Files beyond the class's own modules whose change changes a score (code it calls, weights).
+
+        Encoder-based metrics (``uses_encoder``) include the shared encoder's code.
+        """
+        if not self.uses_encoder:
+            return []
+        from rome.core import encoder
+
+        return [Path(encoder.__file__)]
 
     @property
     def worst_score(self) -> float:

@@ -66,15 +66,37 @@ def metric_class(name: str) -> Callable[..., Metric]:
 
 
 def build_metric(name: str, **options: Any) -> Metric:
-    """Build metric ``name``; options the metric does not take (e.g. ``model``) are dropped."""
+    """Build metric ``name`` with ``options``; an option it does not take is a one-line error.
+
+    ``None`` values mean "not given" and are left out, so callers can pass optional settings
+    through. Use :func:`build_metrics` to apply ``model=`` only to encoder-based metrics.
+    """
     factory = metric_class(name)
     accepted = inspect.signature(factory).parameters
     takes_any = any(p.kind is p.VAR_KEYWORD for p in accepted.values())
-    kwargs = {k: v for k, v in options.items() if v is not None and (takes_any or k in accepted)}
-    metric = factory(**kwargs)
+    kwargs = {k: v for k, v in options.items() if v is not None}
+    unknown = [k for k in kwargs if not (takes_any or k in accepted)]
+    if unknown:
+        known = ", ".join(k for k, p in accepted.items() if p.kind is p.POSITIONAL_OR_KEYWORD) or "none"
+        raise InputError(f"metric {name!r} takes no option {unknown[0]!r} (its options: {known})")
+    try:
+        metric = factory(**kwargs)
+    except TypeError as exc:
+        raise InputError(f"metric {name!r}: {exc}") from None
     if not isinstance(metric, Metric):
         raise InputError(f"metric {name!r} did not build a Metric (got {type(metric).__name__})")
     return metric
+
+
+def uses_encoder(name: str) -> bool:
+    """Whether metric ``name`` embeds text with an encoder (so ``--model`` applies to it)."""
+    return bool(getattr(metric_class(name), "uses_encoder", False))
+
+
+def build_metrics(names: list[str], model: str | None = None, **options: Any) -> dict[str, Metric]:
+    """Build several metrics; ``model`` goes to the encoder-based ones only, ``options`` to all."""
+    return {name: build_metric(name, **options, **({"model": model} if uses_encoder(name) else {}))
+            for name in names}
 
 
 def expand_metric_names(names: list[str]) -> list[str]:

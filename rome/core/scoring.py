@@ -15,7 +15,7 @@ from typing import Any
 
 from rome.core.contract import Metric
 from rome.core.errors import InputError, ResourceMissingError
-from rome.core.registry import build_metric
+from rome.core.registry import build_metrics
 
 Item = dict[str, Any]
 
@@ -23,10 +23,6 @@ Item = dict[str, Any]
 def chunked(items: list[Item], size: int) -> Iterator[list[Item]]:
     for start in range(0, len(items), size):
         yield items[start : start + size]
-
-
-def build_metrics(names: list[str], model: str | None = None) -> dict[str, Metric]:
-    return {name: build_metric(name, model=model) for name in names}
 
 
 def prepare_metrics(metrics: dict[str, Metric], corpus: list[Item]) -> None:

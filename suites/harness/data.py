@@ -11,18 +11,16 @@ set-up, score(ref, passive(ref))) and ``pairing="system"`` uses the rated system
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from rome.core.data_paths import shared_path
 from rome.core.errors import InputError
 from rome.core.jsonl import read_jsonl
+from rome.data.novikova import NOVIKOVA_DATASETS, load_rows
 
-NOVIKOVA_DATASETS = ("bagel", "sfhotel", "sfrest")
 Pairing = Literal["paraphrase", "self", "system"]
 
 
@@ -35,15 +33,6 @@ class SourcePair:
     original: str
 
 
-def load_novikova(dataset: str) -> list[dict]:
-    """The rows of one Novikova et al. (2017) file (``bagel``, ``sfhotel`` or ``sfrest``)."""
-    if dataset not in NOVIKOVA_DATASETS:
-        raise InputError(f"unknown dataset {dataset!r}; choose from {', '.join(NOVIKOVA_DATASETS)}")
-    path = shared_path("data", "novikova2017", f"{dataset}.jsonl")
-    with path.open(encoding="utf-8") as handle:
-        return [json.loads(line) for line in handle if line.strip()]
-
-
 @dataclass(frozen=True)
 class Novikova:
     """Human references of the Novikova et al. (2017) data as (reference, original) pairs.
@@ -53,7 +42,8 @@ class Novikova:
     candidates are shuffled with ``seed`` and the runner walks them until ``n`` cases exist
     (texts the perturbation cannot change are skipped, so ``n`` counts cases). Using every
     reference, not one per MR, matters for selective perturbations: the passive applies to
-    about one reference in twenty.
+    about one reference in twenty. SFREST contributes only the MRs of the data layer's
+    ``heldout`` side (:func:`rome.data.novikova.sfrest_part`): the other side trains RoMe's scorer.
     """
 
     datasets: tuple[str, ...] = NOVIKOVA_DATASETS
@@ -85,7 +75,8 @@ class Novikova:
         """(first row id, references, [(row id, system output)]) per distinct MR, in file order."""
         groups: dict[tuple[str, str], tuple[str, list[str], list[tuple[str, str]]]] = {}
         for dataset in self.datasets:
-            for row in load_novikova(dataset):
+            # SFREST: only the held-out side of the data layer's split; the other side trains RoMe's scorer
+            for row in load_rows(dataset, part="heldout" if dataset == "sfrest" else None):
                 key = (dataset, row["mr"])
                 if key not in groups:
                     refs = [r for r in dict.fromkeys(row["references"]) if r.strip()]
@@ -110,7 +101,8 @@ class Novikova:
 
     def describe(self) -> dict:
         return {"source": "novikova2017", "datasets": list(self.datasets), "n": self.n,
-                "seed": self.seed, "pairing": "+".join(self.pairings)}
+                "seed": self.seed, "pairing": "+".join(self.pairings),
+                **({"sfrest": "heldout MRs"} if "sfrest" in self.datasets else {})}
 
 
 @dataclass(frozen=True)

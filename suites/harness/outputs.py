@@ -1,4 +1,4 @@
-"""Write a run's outputs to ``reports/out/<suite>/`` (``ROME_REPORTS_OUT`` overrides the base).
+"""Write a run's outputs to ``rome-out/<suite>/`` in the working directory (``ROME_OUT`` overrides the base).
 
 Files (the reports layer reads them):
 
@@ -22,18 +22,16 @@ from __future__ import annotations
 
 import csv
 import json
-import os
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from rome.core.data_paths import REPO_ROOT
+from rome.core.paths import output_dir
 from suites.harness.runner import SuiteRun
 
 
 def reports_out_dir(suite: str) -> Path:
-    base = Path(os.environ.get("ROME_REPORTS_OUT", REPO_ROOT / "reports" / "out")).expanduser()
-    return base / suite
+    return output_dir(suite)
 
 
 def case_rows(run: SuiteRun) -> list[dict[str, Any]]:

@@ -1,25 +1,23 @@
 """pytest integration: ``pytest suites/passive_form.py`` collects one test per metric x check.
 
-A suite file is any ``.py`` file with a top-level ``SUITE = Suite(...)``; it need not be
-named ``test_*.py``. Property-test files beside the suites are named ``example_*.py`` and
+A suite file is any ``.py`` file that defines a :class:`Suite` at top level (found by importing
+it); it need not be named ``test_*.py``. Property-test files beside the suites are named ``example_*.py`` and
 collected as ordinary test modules. ``suites/conftest.py`` re-exports these hooks, so the
 plugin is active only for files under ``suites/`` and ``pytest tests`` is unaffected.
 
 Each suite is scored once per session (a shared :class:`SuiteRun`), metric by metric as
-its tests run, through the on-disk score cache; outputs go to ``reports/out/<suite>/`` at
+its tests run, through the on-disk score cache; outputs go to ``rome-out/<suite>/`` (or ``ROME_OUT``) at
 the end of the session.
 """
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
 
 from rome.core.errors import InputError, ResourceMissingError
 
-SUITE_MARKER = re.compile(r"^SUITE\s*=\s*Suite\(", re.MULTILINE)
 _RUNS = pytest.StashKey[dict]()
 _WRITTEN = pytest.StashKey[list]()
 
@@ -31,16 +29,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--suite-no-cache", action="store_true",
                     help="keep scores in memory only (default: ROME_CACHE_DIR or .cache/suite_scores.sqlite)")
     group.addoption("--suite-out", default=None, metavar="DIR",
-                    help="base output folder (default: ROME_REPORTS_OUT or reports/out)")
-
-
-def is_suite_file(path: Path) -> bool:
-    return path.suffix == ".py" and bool(SUITE_MARKER.search(path.read_text(encoding="utf-8")))
+                    help="base output folder (default: ROME_OUT or ./rome-out)")
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector):
     if file_path.suffix != ".py" or file_path.name in ("conftest.py", "__init__.py"):
         return None
+    from suites.harness.spec import is_suite_file
+
     if is_suite_file(file_path):
         return SuiteFile.from_parent(parent, path=file_path)
     # pytest already collects a file named on the command line as a module, whatever its name
@@ -94,7 +90,7 @@ class SuiteItem(pytest.Item):
 
 
 def _run_for(config: pytest.Config, suite):
-    from suites.harness.cache import ScoreCache, default_cache_path
+    from rome.core.cache import ScoreCache, default_cache_path
     from suites.harness.runner import SuiteRun
 
     runs = config.stash.setdefault(_RUNS, {})

@@ -18,9 +18,9 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from perturbations.base import Perturbation
+from rome.core.cache import ScoreCache, cache_signature, default_cache_path
 from rome.core.contract import HARNESS_VERSION, Metric
 from rome.core.errors import InputError
-from suites.harness.cache import ScoreCache, corpus_signature, default_cache_path
 from suites.harness.checks import CaseScores, CheckResult, MetricInfo
 from suites.harness.data import SourcePair
 from suites.harness.spec import Suite, perturbation_fingerprint
@@ -92,7 +92,7 @@ def build_cases(
                   "variants_per_text": suite.variants_per_text, "harness": HARNESS_VERSION, "suite": suite.name}
     key = hashlib.sha256(json.dumps(key_fields, sort_keys=True).encode()).hexdigest()
     stats = BuildStats(requested=n)
-    if cache is not None and (stored := cache.get_cases(key)) is not None:
+    if cache is not None and (stored := cache.get_payload(key)) is not None:
         stats.built, stats.from_cache = len(stored["cases"]), True
         stats.texts_tried, stats.skipped = stored["texts_tried"], Counter(stored["skipped"])
         return [Case(**c) for c in stored["cases"]], stats
@@ -117,7 +117,7 @@ def build_cases(
             ))
     stats.built = len(cases)
     if cache is not None:
-        cache.put_cases(key, {"cases": [asdict(c) for c in cases], "texts_tried": stats.texts_tried,
+        cache.put_payload(key, {"cases": [asdict(c) for c in cases], "texts_tried": stats.texts_tried,
                               "skipped": dict(stats.skipped)})
     return cases, stats
 
@@ -179,39 +179,34 @@ class SuiteRun:
     # -- metrics -------------------------------------------------------------------------
     def metric(self, name: str) -> Metric:
         if name not in self._metrics:
-            from rome.core.registry import build_metric
+            from rome.core.registry import build_metrics
 
-            self._metrics[name] = build_metric(name, **self.suite.metric_options)
+            options = dict(self.suite.metric_options)
+            self._metrics[name] = build_metrics([name], options.pop("model", None), **options)[name]
         return self._metrics[name]
 
     def info(self, name: str) -> MetricInfo:
         return MetricInfo.of(name, self.metric(name))
 
     def signature(self, name: str) -> str:
-        metric, sig = self.metric(name), str(self.metric(name).signature())
-        if metric.batch_dependent:
-            sig = corpus_signature(sig, [t for pair in self._pairs() for t in pair])
-        return sig
+        """The metric's signature as cached: with the suite corpus's fingerprint when idf-like."""
+        pairs = self._pairs()
+        return cache_signature(self.metric(name), [h for h, _ in pairs], [r for _, r in pairs])
 
     def scores(self, name: str) -> dict[tuple[str, str], float]:
-        """Score of every needed (hypothesis, reference) pair under metric ``name``."""
+        """Score of every needed (hypothesis, reference) pair under metric ``name``.
+
+        Batch-dependent metrics are fitted on the whole suite corpus, as their cache key says.
+        """
         if name in self._scores:
             return self._scores[name]
         start = time.perf_counter()
-        metric, pairs, sig = self.metric(name), self._pairs(), self.signature(name)
-        found = self.cache.get_many(sig, pairs)
-        todo = [p for p in pairs if p not in found]
-        if todo and metric.batch_dependent:  # fit idf etc. on the whole suite corpus, as the key says
-            metric.prepare([h for h, _ in pairs], [r for _, r in pairs])
-        for begin in range(0, len(todo), CHUNK_SIZE):
-            chunk = todo[begin : begin + CHUNK_SIZE]
-            values = metric.score([h for h, _ in chunk], [r for _, r in chunk])
-            scored = [(h, r, float(v)) for (h, r), v in zip(chunk, values)]
-            self.cache.put_many(sig, scored)
-            found.update({(h, r): v for h, r, v in scored})
-        self._scores[name] = found
+        pairs = self._pairs()
+        values = self.cache.score(self.metric(name), [h for h, _ in pairs], [r for _, r in pairs],
+                                  chunk_size=CHUNK_SIZE)
+        self._scores[name] = dict(zip(pairs, values.tolist()))
         self.timings[name] = time.perf_counter() - start
-        return found
+        return self._scores[name]
 
     def case_scores(self, name: str) -> list[CaseScores]:
         scores = self.scores(name)

@@ -1,8 +1,8 @@
 """The declaration of a suite: data, perturbation, metrics and checks, nothing else.
 
-A suite file (``suites/passive_form.py``) only builds one :class:`Suite` named ``SUITE``;
-the runner and the pytest plugin do the work. A new case is a copy of a file with other
-declarations.
+A suite file (``suites/passive_form.py``) only builds one :class:`Suite` (named ``SUITE`` by
+convention; a file is found by importing it, so any top-level name works); the runner and the
+pytest plugin do the work. A new case is a copy of a file with other declarations.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import inspect
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from perturbations.base import Perturbation
@@ -42,7 +43,6 @@ class Perturb:
 def perturbation_fingerprint(perturbation: Perturbation) -> str:
     """Settings plus a hash of the source beside the implementing module, so cached cases go
     stale when any of it changes (perturbations share helpers, e.g. ``_clause.py``)."""
-    from pathlib import Path
 
     module = inspect.getmodule(type(perturbation))
     path = Path(getattr(module, "__file__", "") or "")
@@ -68,7 +68,8 @@ class Suite:
     description: str = ""
     #: variants kept per original text (e.g. adjective synonym + antonym = 2)
     variants_per_text: int = 1
-    #: options passed to every metric's constructor (e.g. ``{"model": ...}``); unknown ones are dropped
+    #: options for the metrics' constructors: ``model`` goes to the encoder-based ones, any other option
+    #: to every metric of the suite (one a metric does not take is an error, never silently dropped)
     metric_options: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -111,39 +112,69 @@ class Suite:
         return p.kind if isinstance(p, Perturb) else type(p).kind
 
 
+def _load_module(path: Path):
+    """Import a suite file by path (its own module name, so files with the same stem do not clash)."""
+    import importlib.util
+    import sys
+
+    name = f"_rome_suite_{hashlib.sha1(str(path.resolve()).encode()).hexdigest()[:8]}_{path.stem}"
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except Exception:
+        del sys.modules[name]
+        raise
+    return module
+
+
+def suites_in(module) -> list[Suite]:
+    """Every :class:`Suite` a module defines at top level (``SUITE = ...``, ``SUITE: Suite = ...``, any name)."""
+    found = [value for value in vars(module).values() if isinstance(value, Suite)]
+    return list({id(s): s for s in found}.values())
+
+
+def _the_suite(module, where: str) -> Suite:
+    suites = suites_in(module)
+    if isinstance(getattr(module, "SUITE", None), Suite):
+        return module.SUITE
+    if len(suites) == 1:
+        return suites[0]
+    if not suites:
+        raise InputError(f"{where}: the file declares no Suite (write SUITE = Suite(...))")
+    raise InputError(f"{where}: several suites ({', '.join(s.name for s in suites)}); name the one to run SUITE")
+
+
+def suite_dir() -> Path:
+    return Path(__file__).resolve().parents[1]
+
+
 def load_suite(name_or_path: str) -> Suite:
     """A suite by name (``passive_form`` -> ``suites/passive_form.py``) or by path to a suite file."""
-    import importlib
-    import importlib.util
-    from pathlib import Path
-
     path = Path(name_or_path)
-    if path.suffix == ".py":
-        if not path.is_file():
-            raise InputError(f"{path}: no such suite file")
-        spec = importlib.util.spec_from_file_location(f"_rome_suite_{path.stem}", path)
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-    else:
+    if path.suffix != ".py":
         if not name_or_path.replace("_", "").isalnum():
             raise InputError(f"suite name {name_or_path!r} must be letters, digits or '_'")
-        try:
-            module = importlib.import_module(f"suites.{name_or_path}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"suites.{name_or_path}":
-                raise
-            raise InputError(f"unknown suite {name_or_path!r}; available: {', '.join(available_suites())}") from None
-    suite = getattr(module, "SUITE", None)
-    if not isinstance(suite, Suite):
-        raise InputError(f"{name_or_path}: the file declares no SUITE = Suite(...)")
-    return suite
+        path = suite_dir() / f"{name_or_path}.py"
+        if not path.is_file() or name_or_path not in available_suites():
+            raise InputError(f"unknown suite {name_or_path!r}; available: {', '.join(available_suites())}")
+    if not path.is_file():
+        raise InputError(f"{path}: no such suite file")
+    return _the_suite(_load_module(path), str(path))
+
+
+def is_suite_file(path: Path) -> bool:
+    """Whether importing ``path`` defines a :class:`Suite` (files that never mention ``Suite`` are not imported)."""
+    if path.suffix != ".py" or path.name in ("conftest.py", "__init__.py"):
+        return False
+    if "Suite" not in path.read_text(encoding="utf-8"):
+        return False
+    return bool(suites_in(_load_module(path)))
 
 
 def available_suites() -> list[str]:
-    """Names of the suite files shipped in ``suites/`` (files that declare ``SUITE``)."""
-    import re
-    from pathlib import Path
-
-    marker = re.compile(r"^SUITE\s*=\s*Suite\(", re.MULTILINE)
-    here = Path(__file__).resolve().parents[1]
-    return sorted(p.stem for p in here.glob("*.py") if marker.search(p.read_text(encoding="utf-8")))
+    """Names of the suite files shipped in ``suites/``: the files that define a :class:`Suite` when imported."""
+    return sorted(p.stem for p in suite_dir().glob("*.py") if is_suite_file(p))

@@ -1,7 +1,7 @@
 """RoMe's final scorer (paper §3.4): a two-layer feed-forward network over the features.
 
 ``f(F_sem, F_ted[, F_g]) -> [0, 1]``: ``sigmoid(W2 · relu(W1 · x + b1) + b2)``. Training
-(``python -m rome.train_scorer``) uses torch; scoring needs only numpy, so the weights are
+(``python -m rome.training.scorer``) uses torch; scoring needs only numpy, so the weights are
 stored as a small JSON file with the features they expect and how they were made.
 """
 
@@ -78,19 +78,18 @@ def load_scorer(feature_set: str) -> ScorerNet:
     path = weights_path(feature_set)
     if not path.exists():
         raise ResourceMissingError(
-            f"RoMe scorer weights {path.name} are missing; train them with `python -m rome.train_scorer`"
+            f"RoMe scorer weights {path.name} are missing; train them with `python -m rome.training.scorer`"
             + (" (needs the grammar classifier's weights first)" if feature_set == "full" else "")
         )
     return ScorerNet.load(path)
 
 
 def grammar_fingerprint() -> str:
-    """The committed grammar weights (file name and sha256 prefix), pinned in scorer and signature.
+    """The committed grammar weights (file name and hash), recorded in a scorer trained on their F_g.
 
-    The full scorer is trained on one classifier's F_g; the signature shows which weights
-    are loaded, so a mismatch after the classifier is retrained is visible.
+    The full scorer is trained on one classifier's F_g; RoMe's signature shows both the loaded
+    classifier and this record, so a mismatch after the classifier is retrained is visible.
     """
-    import hashlib
+    from rome.metric.grammar import weights_fingerprint
 
-    files = sorted(WEIGHTS_DIR.glob("grammar*.safetensors"))
-    return ", ".join(f"{f.name}:{hashlib.sha256(f.read_bytes()).hexdigest()[:12]}" for f in files) or "unknown"
+    return weights_fingerprint()

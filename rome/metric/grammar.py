@@ -1,7 +1,7 @@
 """Grammatical acceptability F_g (RoMe paper §3.3): P(acceptable) of a text, trained on CoLA.
 
 The paper fine-tunes BERT-large; we fine-tune the embedded all-MiniLM-L6-v2's top ``k``
-layers (the committed weights: all 6) plus a logistic head (see :mod:`rome.train_grammar`).
+layers (the committed weights: all 6) plus a logistic head (see :mod:`rome.training.grammar`).
 The committed file holds the head and a low-rank (SVD) copy of each layer's change
 (:func:`low_rank_delta`, about 2.7 MB); LoRA adapters (merged at load time) are the other
 stored form. Below ``start_layer`` the states are the shared encoder's:
@@ -186,6 +186,14 @@ class GrammarClassifier:
         self.encoder = encoder if encoder is not None else get_encoder()
         self.meta = meta or {}
         self.batch_size = batch_size
+        #: the weights file it was loaded from (``None`` when built in memory, e.g. while training)
+        self.weights_path: Path | None = None
+
+    def fingerprint(self) -> str:
+        """``<file>:<sha256 prefix>`` of the loaded weights, else a digest of the module's tensors."""
+        if self.weights_path is not None:
+            return weights_fingerprint(self.weights_path)
+        return f"in-memory:{state_digest(self.module)}"
 
     # -- loading ----------------------------------------------------------------------
     @classmethod
@@ -201,7 +209,7 @@ class GrammarClassifier:
         if not path.exists() or not meta_path.exists():
             raise ResourceMissingError(
                 f"grammar weights {path} (and {meta_path.name}) not found; train them with "
-                "`python -m rome.train_grammar`"
+                "`python -m rome.training.grammar`"
             )
         meta = json.loads(meta_path.read_text())
         encoder = encoder if encoder is not None else get_encoder()
@@ -222,7 +230,9 @@ class GrammarClassifier:
             config._attn_implementation = "sdpa"
             module = build_top_layers(config, meta["n_layers"], meta["start_layer"])
             module.load_state_dict(state, strict=True)
-        return cls(module, meta["start_layer"], encoder=encoder, meta=meta)
+        classifier = cls(module, meta["start_layer"], encoder=encoder, meta=meta)
+        classifier.weights_path = path
+        return classifier
 
     @staticmethod
     def from_pretrained(name_or_path: str, device: str = "cpu") -> HubGrammarClassifier:
@@ -282,6 +292,14 @@ class HubGrammarClassifier:
         self.device = device
         self.batch_size = batch_size
         self.acceptable_index = self._acceptable_index(model.config)
+        self.name = str(name_or_path)
+        self._fingerprint: str | None = None
+
+    def fingerprint(self) -> str:
+        """The model's name and a digest of its weights (computed once): a retrained model signs differently."""
+        if self._fingerprint is None:
+            self._fingerprint = f"{Path(self.name).name}:{state_digest(self.model)}"
+        return self._fingerprint
 
     @staticmethod
     def _acceptable_index(config) -> int:
@@ -312,6 +330,25 @@ class HubGrammarClassifier:
 
     def __call__(self, texts: Sequence[str]) -> np.ndarray:
         return self.prob_acceptable(texts)
+
+
+def weights_fingerprint(path: str | Path = DEFAULT_WEIGHTS) -> str:
+    """``<file>:<sha256 prefix>`` of a weights file and its ``.json``, without loading the model."""
+    from rome.core.fingerprint import files_digest
+
+    path = Path(path)
+    return f"{path.name}:{files_digest([path, path.with_suffix('.json')])}"
+
+
+def state_digest(module) -> str:
+    """sha256 prefix over a torch module's parameters and buffers (names, shapes, values)."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    for name, tensor in sorted(module.state_dict().items()):
+        digest.update(name.encode() + str(tuple(tensor.shape)).encode())
+        digest.update(tensor.detach().float().cpu().numpy().tobytes())
+    return digest.hexdigest()[:12]
 
 
 @lru_cache(maxsize=1)

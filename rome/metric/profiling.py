@@ -31,10 +31,10 @@ def rome_step_times(hypotheses: list[str], references: list[str], with_grammar: 
     from rome.core.encoder import get_encoder
     from rome.core.parsing import get_parser
     from rome.metric import load_grammar
-    from rome.scorer import load_scorer
-    from rome.semantic import semantic_similarity
-    from rome.tree_edit import ted_similarity
-    from rome.words import build_words
+    from rome.metric.scorer import load_scorer
+    from rome.metric.semantic import semantic_similarity
+    from rome.metric.tree_edit import ted_similarity
+    from rome.metric.words import build_words
 
     hyps = [h.strip() for h in hypotheses]
     refs = [r.strip() for r in references]

@@ -1,4 +1,4 @@
-"""Train RoMe's grammatical-acceptability classifier on CoLA: ``python -m rome.train_grammar``.
+"""Train RoMe's grammatical-acceptability classifier on CoLA: ``python -m rome.training.grammar``.
 
 Recipe (why): the embedded all-MiniLM-L6-v2's top ``k`` layers (default: all 6) plus a
 logistic head over mean-pooled tokens, trained with binary cross-entropy as in the paper, in
@@ -6,7 +6,7 @@ two stages:
 
 1. ``--pretrain-epochs`` (default 1) of self-supervised "intact or damaged?" on WordNet's usage
    examples and CoLA-train's acceptable sentences, each with one damaged copy
-   (:mod:`rome.grammar_corruptions`): it gives the similarity-tuned encoder back a sense of
+   (:mod:`rome.training.grammar_corruptions`): it gives the similarity-tuned encoder back a sense of
    word order and agreement;
 2. ``--epochs`` (default 4) on CoLA's training split.
 
@@ -24,7 +24,6 @@ sets (in-domain and out-of-domain) are only measured at the end, from the saved 
 from __future__ import annotations
 
 import argparse
-import csv
 import hashlib
 import json
 import random
@@ -35,8 +34,8 @@ from pathlib import Path
 
 import numpy as np
 
-from rome.core.data_paths import shared_path
-from rome.grammar import (
+from rome.data.cola import read_cola
+from rome.metric.grammar import (
     DEFAULT_WEIGHTS,
     GrammarClassifier,
     low_rank_delta,
@@ -45,17 +44,6 @@ from rome.grammar import (
     top_layers_from,
     trainable_state,
 )
-
-SPLITS = {"train": "in_domain_train.tsv", "in_domain_dev": "in_domain_dev.tsv",
-          "out_of_domain_dev": "out_of_domain_dev.tsv"}
-
-
-def read_cola(split: str) -> tuple[list[str], np.ndarray]:
-    """CoLA sentences and labels (1 = acceptable); tsv columns: source, label, mark, sentence."""
-    path = shared_path("data", "cola", SPLITS[split])
-    with open(path, encoding="utf-8", newline="") as handle:
-        rows = list(csv.reader(handle, delimiter="\t", quoting=csv.QUOTE_NONE))
-    return [r[3] for r in rows], np.array([int(r[1]) for r in rows], dtype=np.int64)
 
 
 def binary_metrics(labels: np.ndarray, probs: np.ndarray, threshold: float = 0.5) -> dict:
@@ -196,7 +184,7 @@ def evaluate(path: Path) -> dict:
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m rome.train_grammar", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m rome.training.grammar", description=__doc__.splitlines()[0])
     parser.add_argument("--layers", type=int, default=6, help="top encoder layers to fine-tune")
     parser.add_argument("--epochs", type=int, default=4, help="epochs on CoLA")
     parser.add_argument("--lr", type=float, default=8e-5)
@@ -219,7 +207,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 def pretraining_data(cola_texts: list[str], cola_labels: np.ndarray, train_idx: np.ndarray,
                      args) -> tuple[list[str], np.ndarray]:
     """Intact/damaged pairs from WordNet examples and CoLA-train's acceptable sentences (hold-out excluded)."""
-    from rome.grammar_corruptions import corruption_pairs, wordnet_examples
+    from rome.training.grammar_corruptions import corruption_pairs, wordnet_examples
 
     examples = wordnet_examples()
     random.Random(args.seed).shuffle(examples)
@@ -266,7 +254,9 @@ def main(argv: list[str] | None = None) -> int:
     meta = {
         "base_model": encoder.name, "n_layers": args.layers, "start_layer": start, "pooling": "mean",
         "lora": lora, "delta_rank": None if lora else args.delta_rank,
-        "train": {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()},
+        # the settings that shape the weights; where they were written (a machine's path) is not one
+        "train": {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()
+                  if k not in ("out", "feature_cache", "evaluate_only")},
         "train_sentences": int(len(train_idx)), "holdout_sentences": int(len(held_idx)),
         "pretrain_texts": n_pretrain, "selected_epoch": best["epoch"], "log": log,
         "minutes": round((time.time() - started) / 60, 1),

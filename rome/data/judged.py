@@ -12,24 +12,28 @@ correlation report never needs to know where the data came from.
 * Any JSONL in the item format (see :func:`load_jsonl`).
 
 MR-as-text (the RoMe paper's Table 1 protocol, where the MR is the reference):
-:func:`dialogue_act_as_text` and :func:`triples_as_text`.
+:func:`rome.data.novikova.mr_as_text` for dialogue acts, :func:`triples_as_text` for WebNLG.
+
+Ratings are validated when a file is loaded, before anything is scored: a rating must be a
+finite JSON number; a number written as a string (``"4.0"``), NaN or Infinity is a one-line
+error naming the file, line and field.
 """
 
 from __future__ import annotations
 
 import csv
+import math
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rome.core.data_paths import shared_path
 from rome.core.errors import InputError
 from rome.core.jsonl import read_jsonl, require_text
+from rome.data.novikova import NOVIKOVA_CRITERIA, load_rows, mr_as_text, novikova_path
 
 NOVIKOVA = {"bagel": "bagel.jsonl", "sfhotel": "sfhotel.jsonl", "sfrest": "sfrest.jsonl"}
-NOVIKOVA_CRITERIA = ("informativeness", "naturalness", "quality")
 WEBNLG_CRITERIA = ("fluency", "grammar", "semantics")
 WEBNLG_COLUMNS = ("id", "mr", "team", "text", "category", "type", "bleu", "meteor", "ter",
                   "systemtype", "triplesize", "fluency", "grammar", "semantics")
@@ -69,35 +73,6 @@ class JudgedDataset:
         return f"{text} ({extra})" if extra else text
 
 
-# -- MR as text --------------------------------------------------------------------------
-_ACT = re.compile(r"^\s*\??(\w+)\s*\((.*)\)\s*$", re.S)
-_SLOT = re.compile(r"\s*(\w+)\s*(?:=\s*('[^']*'|\"[^\"]*\"|[^,]*))?\s*(?:,|$)")
-
-
-def dialogue_act_as_text(mr: str) -> str:
-    """``inform(name='hotel drisco',pricerange=pricey)`` -> ``name hotel drisco pricerange pricey``.
-
-    Slot names and values in order, quotes removed, the act dropped (as in the RoMe paper's
-    example); an act without slots (``reqmore()``) becomes its own name, so no reference is empty.
-    Text that is not a dialogue act is returned unchanged.
-    """
-    match = _ACT.match(mr)
-    if not match:
-        return mr.strip()
-    act, inner = match.groups()
-    words: list[str] = []
-    for slot in _SLOT.finditer(inner):
-        name, value = slot.group(1), (slot.group(2) or "").strip().strip("'\"")
-        if name:
-            words.extend([name, value] if value else [name])
-    return " ".join(w for w in words if w) or act.replace("_", " ")
-
-
-def _split_camel(word: str) -> str:
-    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", word)
-    return spaced.lower() if spaced != word else word
-
-
 def triples_as_text(mr: str) -> str:
     """WebNLG ``s | p | o<br>s | p | o`` -> ``s p o . s p o``.
 
@@ -115,9 +90,14 @@ def triples_as_text(mr: str) -> str:
     return " . ".join(sentences)
 
 
-def mr_as_text(item: JudgedItem) -> str:
+def _split_camel(word: str) -> str:
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", word)
+    return spaced.lower() if spaced != word else word
+
+
+def item_mr_as_text(item: JudgedItem) -> str:
     """The MR of ``item`` as a reference sentence (triples for WebNLG, dialogue acts otherwise)."""
-    return triples_as_text(item.mr) if "|" in item.mr else dialogue_act_as_text(item.mr)
+    return triples_as_text(item.mr) if "|" in item.mr else mr_as_text(item.mr)
 
 
 # -- loaders ------------------------------------------------------------------------------
@@ -131,17 +111,42 @@ def _references(value: Any, where: str) -> tuple[str, ...]:
     raise InputError(f"{where}: 'references' must be a string or a list of strings")
 
 
+def _as_rating(value: Any) -> float | None:
+    """A rating value as a float, or ``None`` when it is not a finite number."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        return None
+    return float(value)
+
+
+def _looks_numeric(value: Any) -> bool:
+    if not isinstance(value, str):
+        return False
+    try:
+        float(value)
+    except ValueError:
+        return False
+    return True
+
+
 def _human_scores(obj: dict[str, Any], where: str) -> dict[str, float]:
+    """Ratings of one line: ``human: {criterion: x}``, or every top-level field that holds a number.
+
+    In the flat form a numeric-looking string (``"4.0"``, ``"NaN"``) or a non-finite number is an
+    error rather than a field silently left out (which would drop the whole criterion).
+    """
     raw = obj.get("human")
     if raw is None:
-        raw = {k: v for k, v in obj.items() if k not in ITEM_FIELDS and isinstance(v, int | float)}
+        raw = {k: v for k, v in obj.items()
+               if k not in ITEM_FIELDS and (isinstance(v, int | float) and not isinstance(v, bool) or _looks_numeric(v))}
     if not isinstance(raw, dict) or not raw:
         raise InputError(f"{where}: no human scores (give 'human': {{criterion: number}} or numeric fields)")
     scores = {}
     for key, value in raw.items():
-        if isinstance(value, bool) or not isinstance(value, int | float) or value != value:
-            raise InputError(f"{where}: human score {key!r} must be a number, got {value!r}")
-        scores[str(key)] = float(value)
+        rating = _as_rating(value)
+        if rating is None:
+            kind = "a string" if isinstance(value, str) else "not finite" if isinstance(value, float) else type(value).__name__
+            raise InputError(f"{where}: rating {key!r} must be a finite number, got {value!r} ({kind})")
+        scores[str(key)] = rating
     return scores
 
 
@@ -150,33 +155,38 @@ def load_jsonl(path: str | Path, name: str | None = None) -> JudgedDataset:
     ``dataset``, ``system``, ``mr``, and the human scores either as ``human: {criterion: x}``
     or as top-level numeric fields (the shared Novikova files use the latter)."""
     path = Path(path)
+    return _judged(read_jsonl(path), str(path), name or path.stem)
+
+
+def _judged(numbered: Iterable[tuple[int, dict[str, Any]]], source: str, name: str) -> JudgedDataset:
     items: list[JudgedItem] = []
     seen: set[str] = set()
-    for number, obj in read_jsonl(path):
-        where = f"{path}:{number}"
+    for number, obj in numbered:
+        where = f"{source}:{number}"
         hypothesis = require_text(obj, "hypothesis", where)
         refs = _references(obj.get("references", obj.get("reference")), where)
         item_id = str(obj.get("id", number))
         if item_id in seen:
             raise InputError(f"{where}: duplicate id {item_id!r}")
         seen.add(item_id)
-        items.append(JudgedItem(item_id, str(obj.get("dataset", name or path.stem)), str(obj.get("system", "-")),
+        items.append(JudgedItem(item_id, str(obj.get("dataset", name)), str(obj.get("system", "-")),
                                 str(obj.get("mr", "")), hypothesis, refs, _human_scores(obj, where)))
     if not items:
-        raise InputError(f"{path}: no items")
+        raise InputError(f"{source}: no items")
     criteria = tuple(dict.fromkeys(k for it in items for k in it.human))
     missing = [c for c in criteria if any(c not in it.human for it in items)]
     if missing:
-        raise InputError(f"{path}: criterion {missing[0]!r} is missing from some items; every item needs every criterion")
+        raise InputError(f"{source}: criterion {missing[0]!r} is missing from some items; every item needs every criterion")
     empty = sum(not it.hypothesis.strip() for it in items)
     notes = {"empty hypotheses (scored as empty)": empty} if empty else {}
-    return JudgedDataset(name or path.stem, str(path), criteria, items, notes)
+    return JudgedDataset(name, source, criteria, items, notes)
 
 
 def load_novikova(name: str) -> JudgedDataset:
-    """BAGEL, SFHOTEL or SFREST from the shared data (Novikova et al. 2017)."""
-    path = shared_path("data", "novikova2017", NOVIKOVA[name])
-    data = load_jsonl(path, name)
+    """BAGEL, SFHOTEL or SFREST from the shared data (Novikova et al. 2017), through the data layer."""
+    if name not in NOVIKOVA:
+        raise InputError(f"unknown dataset {name!r}; choose from {', '.join(NOVIKOVA)}")
+    data = _judged(enumerate(load_rows(name), start=1), novikova_path(name), name)
     data.source = f"../shared/data/novikova2017/{NOVIKOVA[name]}"
     data.criteria = NOVIKOVA_CRITERIA
     return data
@@ -207,8 +217,8 @@ def _rating(row: dict[str, str], criterion: str, where: str) -> float:
         value = float(row[criterion])
     except (TypeError, ValueError):
         raise InputError(f"{where}: {criterion} must be a number, got {row[criterion]!r}") from None
-    if value != value:
-        raise InputError(f"{where}: {criterion} is NaN")
+    if not math.isfinite(value):
+        raise InputError(f"{where}: {criterion} must be a finite number, got {row[criterion]!r}")
     return value
 
 
@@ -259,7 +269,7 @@ def with_references(items: Sequence[JudgedItem], mode: str) -> tuple[list[Judged
     """Items that can be scored under reference ``mode`` (``human`` or ``mr``), their references,
     and how many items were left out because they have no human reference."""
     if mode == "mr":
-        return list(items), [[mr_as_text(it)] for it in items], 0
+        return list(items), [[item_mr_as_text(it)] for it in items], 0
     if mode != "human":
         raise InputError(f"unknown reference mode {mode!r}; use human or mr")
     kept = [it for it in items if it.references]

@@ -1,4 +1,4 @@
-"""Dataset loaders: the shared Novikova files, the WebNLG 2017 CSV format, user JSONL, MR-as-text.
+"""The data layer: the shared Novikova files, the WebNLG 2017 CSV format, user JSONL, MR-as-text, splits.
 
 ``tests/fixtures/webnlg2017_human_synthetic.csv`` is SYNTHETIC (invented texts and ratings in
 the organisers' format); the real file is not shipped.
@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from reports import datasets
 from rome.core.errors import InputError
+from rome.data import judged as datasets
+from rome.data.novikova import load_rows, mr_as_text, references_by_mr, sfrest_part
 
 FIXTURE = Path(__file__).parent / "fixtures" / "webnlg2017_human_synthetic.csv"
 
@@ -33,15 +34,17 @@ def test_bagel_systems_are_tgen_and_lols():
 
 
 @pytest.mark.parametrize("mr,text", [
-    ("inform(name='hotel drisco',pricerange=pricey)", "name hotel drisco pricerange pricey"),
-    ("inform(name=none,area=citycentre,near='X')", "name none area citycentre near X"),
-    ("select(accepts_credit_cards='yes or no')", "accepts_credit_cards yes or no"),
-    ("request(area)", "area"),
+    ("inform(name='hotel drisco',pricerange=pricey)", "inform name hotel drisco pricerange pricey"),
+    ("inform(name=none,area=citycentre,near='X')", "inform name none area citycentre near X"),
+    ("select(accepts_credit_cards='yes or no')", "select accepts credit cards yes or no"),
+    ("request(area)", "request area"),
     ("reqmore()", "reqmore"),
-    ("?confirm(area='cathedral hill, north')", "area cathedral hill, north"),
+    ("?confirm(area='cathedral hill, north')", "confirm area cathedral hill, north"),
+    ("inform_no_match(area=haight)", "inform no match area haight"),
+    ("not a dialogue act", "not a dialogue act"),
 ])
-def test_dialogue_act_as_text(mr, text):
-    assert datasets.dialogue_act_as_text(mr) == text
+def test_one_mr_to_text_rule(mr, text):
+    assert mr_as_text(mr) == text
 
 
 def test_triples_as_text():
@@ -59,7 +62,7 @@ def test_webnlg_loader_separates_references_and_keeps_empty_outputs():
     assert data.notes["empty or null system texts (scored as empty)"] == 2
     bean = next(it for it in data.items if it.id == "7")
     assert len(bean.references) == 2 and bean.human["fluency"] == pytest.approx(2.8)
-    assert "city served" in datasets.mr_as_text(data.items[0])
+    assert "city served" in datasets.item_mr_as_text(data.items[0])
 
 
 def test_items_without_human_reference_are_counted_not_dropped_silently():
@@ -91,7 +94,10 @@ def test_user_jsonl_in_both_score_layouts(tmp_path):
 
 @pytest.mark.parametrize("line,message", [
     ({"id": 1, "hypothesis": "x", "references": ["y"]}, "no human scores"),
-    ({"id": 1, "hypothesis": "x", "references": ["y"], "human": {"q": "high"}}, "must be a number"),
+    ({"id": 1, "hypothesis": "x", "references": ["y"], "human": {"q": "high"}}, "must be a finite number"),
+    ({"id": 1, "hypothesis": "x", "references": ["y"], "quality": "4.0"}, "bad.jsonl:1: rating 'quality' .*string"),
+    ({"id": 1, "hypothesis": "x", "references": ["y"], "quality": "NaN"}, "bad.jsonl:1: rating 'quality' must be a finite"),
+    ({"id": 1, "hypothesis": "x", "references": ["y"], "human": {"q": float("inf")}}, "bad.jsonl:1: rating 'q' .*inf"),
     ({"id": 1, "references": ["y"], "human": {"q": 1}}, "'hypothesis'"),
 ])
 def test_user_jsonl_errors_are_one_line(tmp_path, line, message):
@@ -104,3 +110,43 @@ def test_user_jsonl_errors_are_one_line(tmp_path, line, message):
 def test_unknown_dataset_name():
     with pytest.raises(InputError, match="unknown dataset"):
         datasets.load_dataset("nosuch")
+
+
+def test_string_ratings_in_a_later_line_are_refused_before_scoring(tmp_path):
+    """Defect: a criterion given as strings was silently dropped; now the loader names file, line, field."""
+    path = tmp_path / "ratings.jsonl"
+    rows = [{"id": i, "hypothesis": "x", "references": ["y"], "quality": 4.0, "fluency": 3.0} for i in range(3)]
+    rows[2]["fluency"] = "3.0"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    with pytest.raises(InputError, match=r"ratings.jsonl:3: rating 'fluency'"):
+        datasets.load_dataset(str(path))
+
+
+def test_infinity_in_json_is_refused(tmp_path):
+    path = tmp_path / "inf.jsonl"
+    path.write_text('{"id": 1, "hypothesis": "x", "references": ["y"], "quality": Infinity}\n')
+    with pytest.raises(InputError, match=r"inf.jsonl:1: rating 'quality'"):
+        datasets.load_dataset(str(path))
+
+
+def test_sfrest_is_split_once_by_mr_and_both_sides_are_used():
+    rows = load_rows("sfrest")
+    train, heldout = load_rows("sfrest", part="train"), load_rows("sfrest", part="heldout")
+    assert len(train) + len(heldout) == len(rows)
+    assert not {r["mr"] for r in train} & {r["mr"] for r in heldout}
+    assert 0.35 < len(train) / len(rows) < 0.65
+    assert all(sfrest_part(r["mr"]) == "train" for r in train)
+    assert sfrest_part(" inform(name='x') ") == sfrest_part("inform(name='x')")
+    with pytest.raises(InputError):
+        load_rows("bagel", part="train")
+
+
+def test_the_suites_never_sample_texts_from_the_scorers_training_side():
+    from suites.harness.data import Novikova
+
+    train_refs = {ref for refs in references_by_mr("sfrest", part="train").values() for ref in refs}
+    other_refs = {ref for name in ("bagel", "sfhotel") for refs in references_by_mr(name).values() for ref in refs}
+    leaked = [p for p in Novikova(pairing=("paraphrase", "system", "self")).pairs()
+              if (p.original in train_refs or p.reference in train_refs)
+              and p.original not in other_refs and p.reference not in other_refs]
+    assert leaked == []

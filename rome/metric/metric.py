@@ -12,27 +12,28 @@ name               what scores                                          paper ro
 ``rome/grammar``   scorer network over ``(F_sem, F_ted, F_g)``          + Grammar (= rome)
 =================  ===================================================  ==================
 
-The grammar classifier (``rome.grammar``) is imported only when a variant needs ``F_g``;
+The grammar classifier (``rome.metric.grammar``) is imported only when a variant needs ``F_g``;
 while its weights are missing, ``rome`` and ``rome/grammar`` raise a one-line
 :class:`ResourceMissingError` rather than invent a value, and ``rome/ted`` still works.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
+from pathlib import Path
 
 import numpy as np
 
 from rome.core.contract import Metric, Reference, normalize_pairs
 from rome.core.encoder import get_encoder
 from rome.core.errors import InputError, ResourceMissingError
+from rome.core.fingerprint import file_digest
 from rome.core.parsing import get_parser
-from rome.scorer import ScorerNet, grammar_fingerprint, load_scorer
-from rome.semantic import DELTA, IdfTable, semantic_similarity
-from rome.tree_edit import THETA, ted_similarity
-from rome.words import SKIPPED_POS, Words, analyse
+from rome.metric.scorer import ScorerNet, load_scorer, weights_path
+from rome.metric.semantic import DELTA, IdfTable, semantic_similarity
+from rome.metric.tree_edit import THETA, ted_similarity
+from rome.metric.words import SKIPPED_POS, Words, analyse
 
 #: variant -> (semantic mode, scorer feature set or None when F_sem is the score)
 VARIANTS: dict[str, tuple[str, str | None]] = {
@@ -57,23 +58,27 @@ class Components:
         return asdict(self)
 
 
-def load_grammar():
-    """The grammatical-acceptability classifier of §3.3, or a clear error while it is missing."""
+def load_grammar(source=None):
+    """The grammatical-acceptability classifier of §3.3, or a clear error when it cannot be had.
+
+    ``source``: ``None`` (the committed weights), a ``.safetensors`` weights file of this
+    project's format, a hub name or local directory of a sequence-classification CoLA model,
+    or a classifier object with ``prob_acceptable(texts)`` (and, for its signature, ``fingerprint()``).
+    """
+    from rome.metric import grammar
+
+    if source is not None and not isinstance(source, str | Path):
+        return source
     try:
-        module = importlib.import_module("rome.grammar")
-    except ModuleNotFoundError as exc:
-        if exc.name != "rome.grammar":
-            raise
-        raise ResourceMissingError(
-            "RoMe's grammar classifier (rome/grammar.py) is not built yet, so F_g cannot be "
-            "computed; use --metric rome/ted for RoMe without the grammar feature"
-        ) from exc
-    try:
-        return module.load_default()
+        if source is None:
+            return grammar.load_default()
+        if str(source).endswith(".safetensors"):
+            return grammar.GrammarClassifier.load(source)
+        return grammar.GrammarClassifier.from_pretrained(str(source))
     except (OSError, ResourceMissingError) as exc:
         raise ResourceMissingError(
             f"RoMe needs the grammar classifier for F_g: {exc}; "
-            "meanwhile --metric rome/ted scores RoMe without the grammar feature"
+            "--metric rome/ted scores RoMe without the grammar feature"
         ) from exc
 
 
@@ -98,6 +103,7 @@ class RoMe(Metric):
         delta: float = DELTA,
         theta: float = THETA,
         idf_corpus: Sequence[str] | None = None,
+        grammar=None,
     ) -> None:
         if variant not in VARIANTS:
             raise InputError(f"RoMe variant must be one of {', '.join(VARIANTS)}, got {variant!r}")
@@ -111,7 +117,8 @@ class RoMe(Metric):
         self._idf_corpus = list(idf_corpus) if idf_corpus is not None else None
         self._idf: IdfTable | None = None
         self._scorer: ScorerNet | None = None
-        self._grammar = None
+        self._grammar_source = grammar
+        self._grammar = grammar if grammar is not None and not isinstance(grammar, str | Path) else None
 
     # -- lazily loaded parts ----------------------------------------------------------------
     @property
@@ -135,7 +142,7 @@ class RoMe(Metric):
     @property
     def grammar(self):
         if self._grammar is None:
-            self._grammar = load_grammar()
+            self._grammar = load_grammar(self._grammar_source)
         return self._grammar
 
     def _idf_table(self) -> IdfTable | None:
@@ -213,36 +220,67 @@ class RoMe(Metric):
         ]
         if self.uses_ted:
             fields += [("ted", "zhang-shasha"), ("theta", self.theta), ("parser", self.parser.name)]
-            fields.append(("scorer", f"{self.feature_set}:{self.scorer.version}"))
+            fields.append(("scorer", f"{self.feature_set}:{file_digest(weights_path(self.feature_set))[:12]}"))
         if self.uses_grammar:
-            # named from the weights file, without loading the classifier (a warm suite run
-            # builds signatures only); a classifier the user set is "user"
-            user_set = self._grammar is not None and type(self._grammar).__name__ != "GrammarClassifier"
-            fields.append(("grammar", "user" if user_set else grammar_fingerprint()))
+            fields.append(("grammar", self._grammar_fingerprint()))
             fields.append(("scorer-grammar", self.scorer.meta.get("grammar_weights", "unknown")))
         return fields
 
+    def _grammar_fingerprint(self) -> str:
+        """The classifier by the hash of its weights, without loading the committed one (warm runs)."""
+        from rome.metric.grammar import weights_fingerprint
 
+        if self._grammar is None and self._grammar_source is None:
+            return weights_fingerprint()
+        if self._grammar is None and str(self._grammar_source).endswith(".safetensors"):
+            return weights_fingerprint(self._grammar_source)
+        fingerprint = getattr(self.grammar, "fingerprint", None)
+        if not callable(fingerprint):
+            raise InputError("a grammar classifier given to RoMe needs a fingerprint() method naming its "
+                             "weights, so that cached scores change when it does")
+        return f"user:{fingerprint()}"
+
+    def fingerprint_files(self) -> list[Path]:
+        """RoMe's steps, the shared encoder and parser wrappers, and the weights this variant uses."""
+        from rome.core import encoder, parsing
+
+        files = [*Path(__file__).parent.glob("*.py"), Path(encoder.__file__), Path(parsing.__file__)]
+        if self.feature_set is not None:
+            files.append(weights_path(self.feature_set))
+        return files
+
+
+def _variant(factory):
+    """Mark a Table 5 factory as encoder-based, like :class:`RoMe` (``--model`` applies to it)."""
+    factory.uses_encoder = True
+    return factory
+
+
+@_variant
 def rome_emd_std(**options) -> RoMe:
     """Table 5, row 1: plain EMD over contextual word vectors."""
     return RoMe(variant="emd_std", **options)
 
 
+@_variant
 def rome_align(**options) -> RoMe:
     """Table 5, row 2: EMD with the hard one-to-one semantic word alignment."""
     return RoMe(variant="align", **options)
 
 
+@_variant
 def rome_soft(**options) -> RoMe:
     """Table 5, row 3: aligned EMD with soft penalisation, i.e. ``F_sem`` of §3.1."""
     return RoMe(variant="soft", **options)
 
 
+@_variant
 def rome_ted(**options) -> RoMe:
     """Table 5, row 4: the scorer network over ``F_sem`` and ``F_ted``."""
     return RoMe(variant="ted", **options)
 
 
+@_variant
 def rome_grammar(**options) -> RoMe:
     """Table 5, row 5: the full RoMe (``F_sem``, ``F_ted``, ``F_g``)."""
     return RoMe(variant="grammar", **options)

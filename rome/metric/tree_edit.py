@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rome.words import Words
+from rome.metric.words import Words
 
 THETA = 0.65
 ROOT = -1

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rome.words import Words
+from rome.metric.words import Words
 
 MODES = ("std", "align", "soft")
 DELTA = 0.6

@@ -1,6 +1,6 @@
-"""Train RoMe's scorer networks self-supervised: ``python -m rome.train_scorer [--seed 0]``.
+"""Train RoMe's scorer networks self-supervised: ``python -m rome.training.scorer [--seed 0]``.
 
-Pairs (see :mod:`rome.negatives`): SFREST's MRs are split 80/20 by MR (seeded); for each MR
+Pairs (see :mod:`rome.training.negatives`): SFREST's MRs are split 80/20 by MR (seeded); for each MR
 up to 4 ordered pairs of distinct human references are positives, each with one perturbed
 negative. Features come from the real pipeline (MiniLM words, EMD, TED-SE, and the grammar
 classifier when its weights exist). Two networks are trained and written to
@@ -15,7 +15,6 @@ non-negative so the score is monotone in every feature (see :func:`train_net`).
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import time
 from collections import defaultdict
@@ -23,25 +22,24 @@ from pathlib import Path
 
 import numpy as np
 
-from rome.core.data_paths import shared_path
 from rome.core.errors import ResourceMissingError
-from rome.negatives import Item, Pair, build_pairs, parse_slots
-from rome.scorer import FEATURE_SETS, ScorerNet, grammar_fingerprint, weights_path
+from rome.data.novikova import references_by_mr
+from rome.metric.scorer import FEATURE_SETS, ScorerNet, grammar_fingerprint, weights_path
+from rome.training.negatives import Item, Pair, build_pairs, parse_slots
 
 HIDDEN = 16
 EPOCHS = 2000
 LEARNING_RATE = 1e-2
-SOURCE = ("data", "novikova2017", "sfrest.jsonl")
+SOURCE = "data/novikova2017/sfrest.jsonl, train side of the data layer's MR split"
 
 
 def load_items() -> list[Item]:
-    """SFREST MRs with at least two distinct references (only the ``references`` field is used)."""
-    grouped: dict[str, dict[str, None]] = defaultdict(dict)
-    with shared_path(*SOURCE).open(encoding="utf-8") as handle:
-        for line in handle:
-            row = json.loads(line)
-            for ref in row["references"]:
-                grouped[row["mr"]][ref.strip()] = None
+    """MRs of SFREST's training side (the data layer's one split) with at least two distinct references.
+
+    Only the ``references`` field is used: no rating is read. The other side of the split
+    (``heldout``) is where the suites draw their SFREST texts from.
+    """
+    grouped = references_by_mr("sfrest", part="train")
     return [Item(mr, tuple(refs), parse_slots(mr)) for mr, refs in grouped.items() if len(refs) >= 2]
 
 
@@ -170,7 +168,7 @@ def main(argv: list[str] | None = None) -> int:
         net = train_net(x_train[:, cols], y_train, features, args.seed)
         net.meta = {
             "version": f"sfrest-s{args.seed}",
-            "source": "/".join(SOURCE) + " (references only), MR split 80/20",
+            "source": SOURCE + " (references only), its MRs split 80/20 into train/test",
             "seed": args.seed,
             "pairs": {"train": len(train), "test": len(test), "positives_train": int(y_train.sum())},
             "optimiser": f"Adam lr={LEARNING_RATE} epochs={EPOCHS} hidden={HIDDEN} monotone",

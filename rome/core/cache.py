@@ -1,0 +1,204 @@
+"""The one score cache: SQLite, keyed by (metric signature, hypothesis, references).
+
+Suites, ``rome report correlation`` and ``rome challenge`` all score through it, so a pair
+scored by one is a hit for the others. A signature pins every setting, the metric's code and
+its weights (see :mod:`rome.core.fingerprint`), so editing a metric or retraining it misses
+the cache by itself. Batch-dependent metrics (idf) add a fingerprint of the corpus they were
+fitted on (:func:`cache_signature`).
+
+Scores are committed chunk by chunk: an interrupted run resumes after the last chunk. A
+damaged file found when the cache is opened is moved aside (``*.corrupt-<time>``) and a new
+one started, with a warning; damage found later is a one-line :class:`InputError` naming the
+file and ``--no-cache``. SQLite rather than JSON lines: concurrent processes (pytest workers)
+can share it (WAL + busy timeout) and lookups do not load the whole history.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+import sys
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from rome.core.contract import Metric, Reference
+from rome.core.errors import InputError
+
+CACHE_FILE = "scores.sqlite"
+
+
+def default_cache_dir() -> Path:
+    """``ROME_CACHE_DIR``, else ``$XDG_CACHE_HOME/rome-harness``, else ``~/.cache/rome-harness``."""
+    if os.environ.get("ROME_CACHE_DIR"):
+        return Path(os.environ["ROME_CACHE_DIR"]).expanduser()
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache").expanduser()
+    return base / "rome-harness"
+
+
+def default_cache_path() -> Path:
+    return default_cache_dir() / CACHE_FILE
+
+
+def _refs(reference: Reference) -> list[str]:
+    return [reference] if isinstance(reference, str) else list(reference)
+
+
+def pair_key(signature: str, hypothesis: str, reference: Reference) -> str:
+    """A pair's key; a single reference and a one-element list are the same pair."""
+    blob = json.dumps([signature, hypothesis, _refs(reference)], ensure_ascii=False)
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+
+def corpus_fingerprint(hypotheses: Iterable[str], references: Iterable[Reference]) -> str:
+    """Order-free but multiplicity-aware digest of a corpus (idf counts repeated documents)."""
+    digest = hashlib.sha256()
+    for side in (sorted(hypotheses), sorted(r for ref in references for r in _refs(ref))):
+        digest.update("\x1e".join(side).encode("utf-8", "surrogatepass") + b"\x1d")
+    return digest.hexdigest()[:16]
+
+
+def cache_signature(metric: Metric, hypotheses: Sequence[str], references: Sequence[Reference]) -> str:
+    """The metric's signature, plus the corpus fingerprint when its scores depend on the batch."""
+    signature = str(metric.signature())
+    if metric.batch_dependent:
+        signature += f"|corpus:{corpus_fingerprint(hypotheses, references)}"
+    return signature
+
+
+class ScoreCache:
+    """Get and put scores (and built suite cases); ``path=None`` keeps everything in memory."""
+
+    def __init__(self, path: str | Path | None = None) -> None:
+        self.path = Path(path) if path is not None else None
+        self.hits = 0
+        self.misses = 0
+        self.set_aside: Path | None = None
+        self._db = self._open()
+
+    # -- opening, damage ------------------------------------------------------------------
+    def _connect(self) -> sqlite3.Connection:
+        db = sqlite3.connect(str(self.path) if self.path else ":memory:", timeout=60)
+        if self.path is not None:
+            db.execute("PRAGMA journal_mode=WAL")
+            row = db.execute("PRAGMA quick_check").fetchone()
+            if row is None or row[0] != "ok":
+                db.close()
+                raise sqlite3.DatabaseError(f"integrity check failed: {row[0] if row else 'no answer'}")
+        db.execute("CREATE TABLE IF NOT EXISTS scores (key TEXT PRIMARY KEY, signature TEXT, score REAL)")
+        db.execute("CREATE TABLE IF NOT EXISTS cases (key TEXT PRIMARY KEY, payload TEXT)")
+        db.commit()
+        return db
+
+    def _open(self) -> sqlite3.Connection:
+        if self.path is not None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            return self._connect()
+        except sqlite3.DatabaseError as exc:
+            if self.path is None:
+                raise
+            self.set_aside = self._move_aside()
+            print(f"warning: score cache {self.path} is damaged ({exc}); moved it to {self.set_aside.name} "
+                  "and started a new one", file=sys.stderr)
+            return self._connect()
+
+    def _move_aside(self) -> Path:
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        target = self.path.with_name(f"{self.path.name}.corrupt-{stamp}")
+        self.path.replace(target)
+        for suffix in ("-wal", "-shm"):
+            side = self.path.with_name(self.path.name + suffix)
+            if side.exists():
+                side.replace(target.with_name(target.name + suffix))
+        return target
+
+    @contextmanager
+    def _guard(self) -> Iterator[None]:
+        try:
+            yield
+        except sqlite3.DatabaseError as exc:
+            raise InputError(f"score cache {self.path} is damaged ({exc}); delete it or run with --no-cache") from None
+
+    # -- scores ---------------------------------------------------------------------------
+    def get_many(self, signature: str, pairs: Sequence[tuple[str, Reference]]) -> dict[int, float]:
+        """Cached scores of ``pairs``, by position in ``pairs``."""
+        keys: dict[str, list[int]] = {}
+        for i, (h, r) in enumerate(pairs):
+            keys.setdefault(pair_key(signature, h, r), []).append(i)
+        found: dict[int, float] = {}
+        items = list(keys)
+        with self._guard():
+            for start in range(0, len(items), 500):
+                batch = items[start : start + 500]
+                marks = ",".join("?" * len(batch))
+                for key, score in self._db.execute(f"SELECT key, score FROM scores WHERE key IN ({marks})", batch):
+                    found.update(dict.fromkeys(keys[key], float(score)))
+        self.hits += len(found)
+        self.misses += len(pairs) - len(found)
+        return found
+
+    def put_many(self, signature: str, scored: Iterable[tuple[str, Reference, float]]) -> None:
+        rows = [(pair_key(signature, h, r), signature, float(s)) for h, r, s in scored]
+        with self._guard():
+            self._db.executemany("INSERT OR REPLACE INTO scores VALUES (?, ?, ?)", rows)
+            self._db.commit()
+
+    def score(self, metric: Metric, hypotheses: Sequence[str], references: Sequence[Reference],
+              chunk_size: int = 256, progress: Callable[[int], None] | None = None,
+              corpus: tuple[Sequence[str], Sequence[Reference]] | None = None) -> np.ndarray:
+        """Scores of every pair, computing (and committing, chunk by chunk) only the missing ones.
+
+        A batch-dependent metric is fitted once on ``corpus`` (default: these pairs), which the
+        cache key records; each unique pair is scored once.
+        """
+        corpus_h, corpus_r = corpus if corpus is not None else (hypotheses, references)
+        signature = cache_signature(metric, corpus_h, corpus_r)
+        pairs = list(zip(hypotheses, references))
+        found = self.get_many(signature, pairs)
+        todo: dict[str, int] = {}
+        for i, (h, r) in enumerate(pairs):
+            if i not in found:
+                todo.setdefault(pair_key(signature, h, r), i)
+        order = list(todo.values())
+        if order and metric.batch_dependent:
+            metric.prepare(list(corpus_h), list(corpus_r))
+        values: dict[str, float] = {}
+        for start in range(0, len(order), chunk_size):
+            chunk = order[start : start + chunk_size]
+            scores = metric.score([hypotheses[i] for i in chunk], [references[i] for i in chunk])
+            scored = [(hypotheses[i], references[i], float(s)) for i, s in zip(chunk, scores)]
+            self.put_many(signature, scored)
+            values.update({pair_key(signature, h, r): s for h, r, s in scored})
+            if progress:
+                progress(len(chunk))
+        out = np.empty(len(pairs), dtype=np.float64)
+        for i, (h, r) in enumerate(pairs):
+            out[i] = found[i] if i in found else values[pair_key(signature, h, r)]
+        return out
+
+    def count(self, signature: str | None = None) -> int:
+        with self._guard():
+            if signature is None:
+                return self._db.execute("SELECT COUNT(*) FROM scores").fetchone()[0]
+            return self._db.execute("SELECT COUNT(*) FROM scores WHERE signature = ?", (signature,)).fetchone()[0]
+
+    # -- other cached payloads (built suite cases) --------------------------------------
+    def get_payload(self, key: str) -> Any | None:
+        with self._guard():
+            row = self._db.execute("SELECT payload FROM cases WHERE key = ?", (key,)).fetchone()
+        return json.loads(row[0]) if row else None
+
+    def put_payload(self, key: str, payload: Any) -> None:
+        with self._guard():
+            self._db.execute("INSERT OR REPLACE INTO cases VALUES (?, ?)", (key, json.dumps(payload, ensure_ascii=False)))
+            self._db.commit()
+
+    def close(self) -> None:
+        self._db.close()
