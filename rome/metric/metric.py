@@ -226,6 +226,13 @@ class RoMe(Metric):
             fields.append(("scorer-grammar", self.scorer.meta.get("grammar_weights", "unknown")))
         return fields
 
+    def trained_on_families(self) -> list[str]:
+        """Harness perturbation kinds whose damage the scorer's training negatives resemble (none for
+        the untrained variants): a suite of such a kind is not unseen damage for this RoMe."""
+        if self.feature_set is None:
+            return []
+        return list(self.scorer.meta.get("perturbation_families", []))
+
     def _grammar_fingerprint(self) -> str:
         """The classifier by the hash of its weights, without loading the committed one (warm runs)."""
         from rome.metric.grammar import weights_fingerprint

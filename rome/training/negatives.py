@@ -159,6 +159,18 @@ NEGATIVE_KINDS: dict[str, Negative] = {
 }
 
 
+#: the harness perturbation kinds (``perturbations/``) whose damage each negative kind resembles:
+#: suites of these kinds test RoMe on a family of damage its scorer was trained to penalise, and
+#: the robustness table flags such rows (``RoMe.trained_on_families``)
+PERTURBATION_FAMILIES = {
+    "random_word_aaa": "random_word",
+    "word_swap": "random_word",
+    "repetition": "repetition",
+    "entity_swap": "entity",
+    "antonym_swap": "adjective",
+}
+
+
 @dataclass(frozen=True)
 class Pair:
     reference: str

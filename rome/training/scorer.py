@@ -25,7 +25,7 @@ import numpy as np
 from rome.core.errors import ResourceMissingError
 from rome.data.novikova import references_by_mr
 from rome.metric.scorer import FEATURE_SETS, ScorerNet, grammar_fingerprint, weights_path
-from rome.training.negatives import Item, Pair, build_pairs, parse_slots
+from rome.training.negatives import PERTURBATION_FAMILIES, Item, Pair, build_pairs, parse_slots
 
 HIDDEN = 16
 EPOCHS = 2000
@@ -175,6 +175,8 @@ def main(argv: list[str] | None = None) -> int:
             "train": evaluate(net, x_train[:, cols], y_train),
             "test": evaluate(net, x_test[:, cols], y_test),
             "test_mean_score_by_kind": per_kind(net, x_test[:, cols], test),
+            "perturbation_families": sorted({PERTURBATION_FAMILIES[p.kind] for p in train
+                                             if p.kind in PERTURBATION_FAMILIES}),
         }
         if "f_g" in features:
             net.meta["grammar_weights"] = grammar_fingerprint()
