@@ -1,7 +1,9 @@
 """``rome perturb``: apply perturbations to texts from a JSONL file, reproducibly.
 
 Each text gets its own generator seeded from ``--seed``, the kind and the text's id, so a
-line's variants do not depend on the order or the number of lines around it.
+line's variants do not depend on the order or the number of lines around it. The output is
+written to a temporary file and renamed when complete: a failed or killed run leaves no
+partial file, and never the input overwritten (``--output`` may not be the input file).
 """
 
 from __future__ import annotations
@@ -25,7 +27,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--output", type=Path, required=True,
                    help='JSONL: {"id", "text", "variants": [...], "skipped": reason or null}')
     p.add_argument("--seed", type=int, default=0, help="same seed, same variants (default 0)")
-    p.add_argument("--force", action="store_true", help="overwrite an existing --output")
+    p.add_argument("--force", action="store_true",
+                   help="overwrite an existing --output (replaced only once the new output is complete)")
     p.set_defaults(handler=run)
 
 
@@ -74,13 +77,17 @@ def perturb_item(item: dict[str, Any], perturbations: dict[str, Any], seed: int)
 def run(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
+    from rome.core.files import refuse_same_file, replaced_when_complete
+
+    refuse_same_file(args.input, args.output)
+    if args.output.is_dir():
+        raise InputError(f"--output {args.output} is a directory; give a file")
     items = load_texts(args.input)
     if args.output.exists() and not args.force:
         raise InputError(f"{args.output} exists; pass --force to overwrite it")
     perturbations = build(args.kind)
-    args.output.parent.mkdir(parents=True, exist_ok=True)
     changed = 0
-    with args.output.open("w", encoding="utf-8") as out:
+    with replaced_when_complete(args.output) as out:  # no partial output, an old one kept until then
         for item in tqdm(items, unit="text", disable=len(items) < PROGRESS_FROM, file=sys.stderr):
             row = perturb_item(item, perturbations, args.seed)
             changed += bool(row["variants"])

@@ -2,30 +2,44 @@
 
 Long inputs are scored in chunks and appended to the output as they finish, so an
 interrupted run loses at most one chunk and ``--resume`` picks up after the last id written.
+Nothing already on disk is lost: the output may not be the input (as a file, whatever the
+spelling), ``--force`` writes a new file and renames it over the old one only when it is
+complete, and a fresh run that fails before its first row leaves no empty file behind.
+
+``--resume`` makes the output complete for the input and the metrics asked for: rows not yet
+written are appended; rows written by an earlier run that lack a requested metric get it
+scored and added (the file is rewritten safely); a last line cut off by a kill is dropped.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from rome.core.errors import InputError
-from rome.core.jsonl import dump_line, read_jsonl, require_text
+from rome.core.jsonl import dump_line, has_lone_surrogate, read_jsonl, repair_incomplete_tail, require_text
+
+Item = dict[str, Any]
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("score", help="score pairs from a JSONL file or one pair from the command line")
     src = p.add_argument_group("input (either --input or --hyp/--ref)")
-    src.add_argument("--input", type=Path, help='JSONL: {"id", "hypothesis", "reference": str or [str]}')
+    src.add_argument("--input", type=Path, help='JSONL: {"id", "hypothesis", "reference": str or [str]} '
+                                                "(no reference needed when every metric is reference-free)")
     src.add_argument("--hyp", help="one hypothesis text")
     src.add_argument("--ref", action="append", help="one reference text (repeat for several)")
     p.add_argument("--metric", action="append", default=None, help="metric name, repeatable; 'all' for every metric")
     p.add_argument("--model", default=None, help="encoder for model-based metrics (HF name or local path)")
     p.add_argument("--output", type=Path, help="output JSONL (input line + 'scores')")
-    p.add_argument("--resume", action="store_true", help="continue an interrupted run: skip ids already in --output")
-    p.add_argument("--force", action="store_true", help="overwrite an existing --output")
+    p.add_argument("--resume", action="store_true",
+                   help="complete an earlier run: score ids not yet in --output, and add requested metrics "
+                        "missing from rows already there")
+    p.add_argument("--force", action="store_true",
+                   help="overwrite an existing --output (replaced only once the new output is complete)")
     p.add_argument("--chunk-size", type=int, default=512, help="pairs scored and written per step")
     p.add_argument("--engine", choices=("local", "ray"), default="local",
                    help="local (default) or ray: same input and output, scored on Ray actors")
@@ -41,6 +55,18 @@ def build_metrics(names: list[str] | None, model: str | None) -> dict[str, Any]:
     return build(expand_metric_names(names or ["all"]), model)
 
 
+def _metric_names(args: argparse.Namespace) -> list[str]:
+    from rome.core.registry import expand_metric_names
+
+    return expand_metric_names(args.metric or ["all"])
+
+
+def _references_needed(names: list[str]) -> bool:
+    from rome.core.registry import needs_reference
+
+    return any(needs_reference(name) for name in names)
+
+
 def run(args: argparse.Namespace) -> int:
     if args.input is None and args.hyp is None:
         raise InputError("give --input FILE, or --hyp TEXT with --ref TEXT")
@@ -54,31 +80,38 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _score_single(args: argparse.Namespace) -> int:
-    if not args.ref:
+    for flag, text in [("--hyp", args.hyp), *(("--ref", ref) for ref in args.ref or [])]:
+        if has_lone_surrogate(text):
+            raise InputError(f"{flag} is not valid UTF-8 text (check the terminal's encoding)")
+    names = _metric_names(args)
+    if not args.ref and _references_needed(names):
         raise InputError("--hyp needs at least one --ref")
-    refs: str | list[str] = args.ref[0] if len(args.ref) == 1 else args.ref
-    metrics = build_metrics(args.metric, args.model)
+    refs: str | list[str] | None = None if not args.ref else args.ref[0] if len(args.ref) == 1 else args.ref
+    from rome.core.registry import build_metrics as build
+
     rows = []
-    for name, metric in metrics.items():
+    for name, metric in build(names, args.model).items():
         explain = getattr(metric, "explain", None)
-        if callable(explain):  # metrics with components (RoMe) show them, as in the paper's Table 2
+        if callable(explain) and refs is not None:  # metrics with components (RoMe) show them, as in its Table 2
             for key, value in explain(args.hyp, refs).items():
                 rows.append((key, value, ""))
         else:
-            rows.append((name, metric.score_one(args.hyp, refs), str(metric.signature())))
+            score = metric.score([args.hyp], None if refs is None else [refs])[0]
+            rows.append((name, float(score), str(metric.signature())))
     width = max(len(r[0]) for r in rows)
     for key, value, sig in rows:
         print(f"{key:<{width}}  {value:9.4f}  {sig}".rstrip())
     return 0
 
 
-def _load_pairs(path: Path) -> list[dict[str, Any]]:
+def _load_pairs(path: Path, references_needed: bool = True) -> list[Item]:
     items, seen = [], set()
     for number, obj in read_jsonl(path):
         where = f"{path}:{number}"
         obj.setdefault("id", number)
         require_text(obj, "hypothesis", where)
-        require_text(obj, "reference", where, allow_list=True)
+        if references_needed or "reference" in obj:
+            require_text(obj, "reference", where, allow_list=True)
         key = str(obj["id"])
         if key in seen:
             raise InputError(f"{where}: duplicate id {obj['id']!r}")
@@ -89,36 +122,114 @@ def _load_pairs(path: Path) -> list[dict[str, Any]]:
     return items
 
 
-def _done_ids(path: Path) -> set[str]:
-    return {str(obj.get("id")) for _, obj in read_jsonl(path)} if path.exists() else set()
-
-
-def _score_file(args: argparse.Namespace) -> int:
-    from tqdm import tqdm
+def _check_paths(args: argparse.Namespace) -> None:
+    from rome.core.files import refuse_same_file
 
     if args.output is None:
         raise InputError("--input needs --output FILE")
-    items = _load_pairs(args.input)
+    if args.resume and args.force:
+        raise InputError("give --resume or --force, not both (--resume keeps the output, --force replaces it)")
+    refuse_same_file(args.input, args.output)
+    if args.output.is_dir():
+        raise InputError(f"--output {args.output} is a directory; give a file")
     if args.output.exists() and not (args.resume or args.force):
         raise InputError(f"{args.output} exists; pass --resume to continue it or --force to overwrite it")
-    done = _done_ids(args.output) if args.resume else set()
-    todo = [it for it in items if str(it["id"]) not in done]
-    from rome.core.registry import expand_metric_names
+
+
+def _score_file(args: argparse.Namespace) -> int:
+    _check_paths(args)
+    names = _metric_names(args)
+    items = _load_pairs(args.input, _references_needed(names))
+    from rome.core.files import replaced_when_complete
     from rome.core.scoring import get_engine
 
-    names = expand_metric_names(args.metric or ["all"])
     options = {"address": args.ray_address, "workers": args.workers} if args.engine == "ray" else {}
     engine = get_engine(args.engine, **options)
-    if done:
-        print(f"resuming: {len(items) - len(todo)} of {len(items)} pairs already in {args.output}", file=sys.stderr)
-    mode = "a" if args.resume else "w"
-    args.output.parent.mkdir(parents=True, exist_ok=True)
-    with args.output.open(mode, encoding="utf-8") as out, tqdm(
-        total=len(todo), unit="pair", disable=len(todo) < args.chunk_size, file=sys.stderr
-    ) as bar:
-        for scored in engine.run(todo, items, names, args.model, args.chunk_size):
-            out.writelines(dump_line(row) for row in scored)
-            out.flush()
-            bar.update(len(scored))
-    print(f"wrote {len(todo)} scored pairs to {args.output}", file=sys.stderr)
+    if args.resume and args.output.exists():
+        todo = _resume(args, engine, items, names)
+        written = _append(args.output, _scored(args, engine, todo, items, names))
+    elif args.output.exists():  # --force: the old output stays whole until the new one is
+        with replaced_when_complete(args.output) as out:
+            written = _write(out, _scored(args, engine, items, items, names))
+    else:
+        written = _append(args.output, _scored(args, engine, items, items, names))
+    print(f"wrote {written} scored pairs to {args.output}", file=sys.stderr)
     return 0
+
+
+def _scored(args: argparse.Namespace, engine, todo: list[Item], corpus: list[Item],
+            names: list[str]) -> Iterator[list[Item]]:
+    """Scored chunks of ``todo`` in input order, with a progress bar on long runs."""
+    from tqdm import tqdm
+
+    with tqdm(total=len(todo), unit="pair", disable=len(todo) < args.chunk_size, file=sys.stderr) as bar:
+        if todo:
+            for scored in engine.run(todo, corpus, names, args.model, args.chunk_size):
+                bar.update(len(scored))
+                yield scored
+
+
+def _write(out: TextIO, chunks: Iterator[list[Item]]) -> int:
+    written = 0
+    for scored in chunks:
+        out.writelines(dump_line(row) for row in scored)
+        out.flush()
+        written += len(scored)
+    return written
+
+
+def _append(path: Path, chunks: Iterator[list[Item]]) -> int:
+    """Append chunks as they finish; a file this call created is removed if no row reached it."""
+    created = not path.exists()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    written = 0
+    try:
+        with path.open("a", encoding="utf-8") as out:
+            for scored in chunks:
+                written += _write(out, iter([scored]))
+    except BaseException:
+        if created and written == 0:
+            path.unlink(missing_ok=True)
+        raise
+    return written
+
+
+def _resume(args: argparse.Namespace, engine, items: list[Item], names: list[str]) -> list[Item]:
+    """Repair and complete the rows already written; returns the items still to score."""
+    notice = repair_incomplete_tail(args.output)
+    if notice:
+        print(f"rome score: {notice}", file=sys.stderr)
+    rows = [obj for _, obj in read_jsonl(args.output)]
+    by_id = {str(row.get("id")): row for row in rows}
+    todo: list[Item] = []
+    lacking: dict[tuple[str, ...], list[Item]] = {}
+    for item in items:
+        row = by_id.get(str(item["id"]))
+        if row is None:
+            todo.append(item)
+            continue
+        have = row.get("scores") if isinstance(row.get("scores"), dict) else {}
+        missing = tuple(name for name in names if name not in have)
+        if missing:
+            lacking.setdefault(missing, []).append(item)
+    if lacking:
+        _add_missing_scores(args, engine, items, rows, by_id, lacking)
+    print(f"resuming: {len(items) - len(todo)} of {len(items)} pairs already in {args.output}", file=sys.stderr)
+    return todo
+
+
+def _add_missing_scores(args: argparse.Namespace, engine, items: list[Item], rows: list[Item],
+                        by_id: dict[str, Item], lacking: dict[tuple[str, ...], list[Item]]) -> None:
+    """Score the requested metrics that rows already written lack, then rewrite the file safely."""
+    from rome.core.files import replaced_when_complete
+
+    for missing, group in lacking.items():
+        print(f"adding {', '.join(missing)} to {len(group)} rows already in {args.output}", file=sys.stderr)
+        for scored in _scored(args, engine, group, items, list(missing)):
+            for new in scored:
+                row = by_id[str(new["id"])]
+                if not isinstance(row.get("scores"), dict):
+                    row["scores"] = {}
+                row["scores"].update(new["scores"])
+    with replaced_when_complete(args.output) as out:
+        out.writelines(dump_line(row) for row in rows)

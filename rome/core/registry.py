@@ -93,6 +93,11 @@ def uses_encoder(name: str) -> bool:
     return bool(getattr(metric_class(name), "uses_encoder", False))
 
 
+def needs_reference(name: str) -> bool:
+    """Whether metric ``name`` scores against references (``False``: reference-free, e.g. fluency)."""
+    return bool(getattr(metric_class(name), "needs_reference", True))
+
+
 def build_metrics(names: list[str], model: str | None = None, **options: Any) -> dict[str, Metric]:
     """Build several metrics; ``model`` goes to the encoder-based ones only, ``options`` to all."""
     return {name: build_metric(name, **options, **({"model": model} if uses_encoder(name) else {}))

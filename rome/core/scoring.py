@@ -25,20 +25,29 @@ def chunked(items: list[Item], size: int) -> Iterator[list[Item]]:
         yield items[start : start + size]
 
 
+def references_for(metric: Metric, items: list[Item]) -> list[Any] | None:
+    """The items' references; ``None`` for a reference-free metric when some item has none."""
+    refs = [it.get("reference") for it in items]
+    if not metric.needs_reference and any(r is None for r in refs):
+        return None
+    return refs
+
+
 def prepare_metrics(metrics: dict[str, Metric], corpus: list[Item]) -> None:
     """Fit corpus statistics (idf) on the whole input, not per chunk, for batch-dependent metrics."""
-    if any(m.batch_dependent for m in metrics.values()):
-        hyps, refs = [it["hypothesis"] for it in corpus], [it["reference"] for it in corpus]
-        for metric in metrics.values():
-            if metric.batch_dependent:
-                metric.prepare(hyps, refs)
+    hyps = [it["hypothesis"] for it in corpus]
+    for metric in metrics.values():
+        if metric.batch_dependent:
+            metric.prepare(hyps, references_for(metric, corpus))
 
 
 def score_chunk(metrics: dict[str, Metric], chunk: list[Item]) -> list[Item]:
-    """The chunk's items, each with ``scores: {metric: float}`` added."""
+    """The chunk's items, each with ``scores: {metric: float}`` added.
+
+    Items may lack a reference when no metric needs one (``needs_reference = False``).
+    """
     hyps = [it["hypothesis"] for it in chunk]
-    refs = [it["reference"] for it in chunk]
-    scores = {name: metric.score(hyps, refs) for name, metric in metrics.items()}
+    scores = {name: metric.score(hyps, references_for(metric, chunk)) for name, metric in metrics.items()}
     return [{**item, "scores": {n: float(s[i]) for n, s in scores.items()}} for i, item in enumerate(chunk)]
 
 
