@@ -159,3 +159,59 @@ def test_two_datasets_give_a_side_by_side_table(tmp_path, capsys):
     want = next(r for r in rows if (r["group"], r["criterion"], r["method"]) == ("pooled", "quality", "spearman"))
     combined = (out / "correlation-combined.csv").read_text().splitlines()[1].split(",")
     assert combined[0] == "bleu" and combined[-1].startswith(f"{float(want['value']):.2f}")
+
+
+class CountingBLEU:
+    """BLEU that counts the pairs it scores (registered at run time below)."""
+
+    scored = 0
+
+    @staticmethod
+    def build():
+        from baselines.sacrebleu_metrics import BLEU
+
+        class Counting(BLEU):
+            name = "counting_bleu"
+
+            def _score_multi(self, hypotheses, references):
+                CountingBLEU.scored += len(hypotheses)
+                return super()._score_multi(hypotheses, references)
+
+        return Counting()
+
+
+@pytest.mark.parametrize("bad,shown", [
+    ('"quality": "4.0"', "'quality' must be a finite number, got '4.0' (a string)"),
+    ('"quality": "NaN"', "'quality' must be a finite number, got 'NaN' (a string)"),
+    ('"quality": Infinity', "'quality' must be a finite number, got inf (not finite)"),
+    ('"human": {"quality": -Infinity}', "'quality' must be a finite number, got -inf (not finite)"),
+    ('"human": {"quality": "4.0"}', "'quality' must be a finite number, got '4.0' (a string)"),
+])
+def test_bad_ratings_are_refused_before_any_metric_scores(tmp_path, capsys, bad, shown):
+    """Issue item 4: "4.0" silently dropped a criterion; Infinity was refused only after scoring."""
+    from rome.core.registry import register, unregister
+
+    texts = ["the hotel is cheap", "a cheap hotel", "the hotel is near the station", "it is a hotel", "cheap", "no"]
+    lines = [json.dumps({"id": i, "hypothesis": text, "references": ["a cheap hotel"], "quality": i % 4})
+             for i, text in enumerate(texts)]
+    good = tmp_path / "good.jsonl"
+    good.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    lines[3] = '{"id": 3, "hypothesis": "it is a hotel", "references": ["a cheap hotel"], ' + bad + "}"
+    data = tmp_path / "rated.jsonl"
+    data.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    register("counting_bleu")(CountingBLEU.build)
+    CountingBLEU.scored = 0
+    try:
+        # the same file with good ratings is scored: the counter can move
+        assert main(["report", "correlation", "--dataset", str(good), "--metric", "counting_bleu", "--bootstrap", "0",
+                     "--no-cache", "--out", str(tmp_path / "ok")]) == 0
+        assert CountingBLEU.scored == len(texts)
+        capsys.readouterr()
+        CountingBLEU.scored = 0
+        assert main(["report", "correlation", "--dataset", str(data), "--metric", "counting_bleu", "--no-cache",
+                     "--out", str(tmp_path / "out")]) == 2
+    finally:
+        unregister("counting_bleu")
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and f"{data}:4: rating {shown}" in err
+    assert CountingBLEU.scored == 0 and not (tmp_path / "out").exists()
