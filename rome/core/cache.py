@@ -7,9 +7,10 @@ the cache by itself. Batch-dependent metrics (idf) add a fingerprint of the corp
 fitted on (:func:`cache_signature`).
 
 Scores are committed chunk by chunk: an interrupted run resumes after the last chunk. A
-damaged file found when the cache is opened is moved aside (``*.corrupt-<time>``) and a new
-one started, with a warning; damage found later is a one-line :class:`InputError` naming the
-file and ``--no-cache``. SQLite rather than JSON lines: concurrent processes (pytest workers)
+damaged file found when the cache is opened is moved aside (``*.corrupt-<time>-<pid>``) and a
+new one started, with a warning; damage found later, a lock held too long or an unwritable
+file is a one-line :class:`InputError` naming the file and ``--no-cache`` (never "damaged"
+for a lock: deleting a cache another process is writing would lose its work). SQLite rather than JSON lines: concurrent processes (pytest workers)
 can share it (WAL + busy timeout) and lookups do not load the whole history.
 """
 
@@ -32,6 +33,8 @@ from rome.core.contract import Metric, Reference
 from rome.core.errors import InputError
 
 CACHE_FILE = "scores.sqlite"
+#: seconds to wait for another process's write lock before giving up with an error
+BUSY_TIMEOUT_S = 60.0
 
 
 def default_cache_dir() -> Path:
@@ -72,6 +75,14 @@ def cache_signature(metric: Metric, hypotheses: Sequence[str], references: Seque
     return signature
 
 
+def _identity(path: Path) -> tuple[int, int] | None:
+    try:
+        stat = path.stat()
+    except FileNotFoundError:
+        return None
+    return stat.st_dev, stat.st_ino
+
+
 class ScoreCache:
     """Get and put scores (and built suite cases); ``path=None`` keeps everything in memory."""
 
@@ -84,33 +95,43 @@ class ScoreCache:
 
     # -- opening, damage ------------------------------------------------------------------
     def _connect(self) -> sqlite3.Connection:
-        db = sqlite3.connect(str(self.path) if self.path else ":memory:", timeout=60)
-        if self.path is not None:
-            db.execute("PRAGMA journal_mode=WAL")
-            row = db.execute("PRAGMA quick_check").fetchone()
-            if row is None or row[0] != "ok":
-                db.close()
-                raise sqlite3.DatabaseError(f"integrity check failed: {row[0] if row else 'no answer'}")
-        db.execute("CREATE TABLE IF NOT EXISTS scores (key TEXT PRIMARY KEY, signature TEXT, score REAL)")
-        db.execute("CREATE TABLE IF NOT EXISTS cases (key TEXT PRIMARY KEY, payload TEXT)")
-        db.commit()
+        db = sqlite3.connect(str(self.path) if self.path else ":memory:", timeout=BUSY_TIMEOUT_S)
+        try:
+            if self.path is not None:
+                db.execute("PRAGMA journal_mode=WAL")
+                row = db.execute("PRAGMA quick_check").fetchone()
+                if row is None or row[0] != "ok":
+                    raise sqlite3.DatabaseError(f"integrity check failed: {row[0] if row else 'no answer'}")
+            db.execute("CREATE TABLE IF NOT EXISTS scores (key TEXT PRIMARY KEY, signature TEXT, score REAL)")
+            db.execute("CREATE TABLE IF NOT EXISTS cases (key TEXT PRIMARY KEY, payload TEXT)")
+            db.commit()
+        except BaseException:
+            db.close()
+            raise
         return db
 
     def _open(self) -> sqlite3.Connection:
-        if self.path is not None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+        """Connect; a damaged file is set aside and replaced, a busy or unwritable one is an error."""
+        if self.path is None:
+            return self._connect()
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        before = _identity(self.path)
+        try:
+            return self._connect()
+        except sqlite3.OperationalError as exc:  # locked, unwritable, not openable: not damage
+            raise InputError(self._unusable(exc)) from None
+        except sqlite3.DatabaseError as exc:  # SQLITE_CORRUPT, SQLITE_NOTADB, failed quick_check
+            if _identity(self.path) == before:  # not already replaced by a concurrent process
+                self.set_aside = self._move_aside()
+                print(f"warning: score cache {self.path} is damaged ({exc}); moved it to {self.set_aside.name} "
+                      "and started a new one", file=sys.stderr)
         try:
             return self._connect()
         except sqlite3.DatabaseError as exc:
-            if self.path is None:
-                raise
-            self.set_aside = self._move_aside()
-            print(f"warning: score cache {self.path} is damaged ({exc}); moved it to {self.set_aside.name} "
-                  "and started a new one", file=sys.stderr)
-            return self._connect()
+            raise InputError(self._unusable(exc)) from None
 
     def _move_aside(self) -> Path:
-        stamp = time.strftime("%Y%m%d-%H%M%S")
+        stamp = f"{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}"
         target = self.path.with_name(f"{self.path.name}.corrupt-{stamp}")
         self.path.replace(target)
         for suffix in ("-wal", "-shm"):
@@ -119,12 +140,20 @@ class ScoreCache:
                 side.replace(target.with_name(target.name + suffix))
         return target
 
+    def _unusable(self, exc: sqlite3.Error) -> str:
+        return (f"score cache {self.path} cannot be used ({exc}); run with --no-cache, "
+                "or set ROME_CACHE_DIR to another folder")
+
     @contextmanager
     def _guard(self) -> Iterator[None]:
+        """Damage or a lock met while running: one line naming the cache and ``--no-cache``."""
         try:
             yield
+        except sqlite3.OperationalError as exc:
+            raise InputError(self._unusable(exc)) from None
         except sqlite3.DatabaseError as exc:
-            raise InputError(f"score cache {self.path} is damaged ({exc}); delete it or run with --no-cache") from None
+            raise InputError(f"score cache {self.path} is damaged ({exc}); delete it (the next run starts "
+                             "a new one) or run with --no-cache") from None
 
     # -- scores ---------------------------------------------------------------------------
     def get_many(self, signature: str, pairs: Sequence[tuple[str, Reference]]) -> dict[int, float]:
