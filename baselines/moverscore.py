@@ -11,6 +11,13 @@ are stop words, contain ``##`` or are one punctuation character get zero weight;
 tokens carry idf weights (or 1); last-layer embeddings are L2-normalised; the score is
 1 - the earth mover's distance between the reference's and the hypothesis's weighted tokens
 under Euclidean distance (1-grams, as moverscore_v2 computes whatever ``n_gram`` says).
+
+One departure from the package, where it is not well defined: a text whose idf weights give
+it no mass at all (a lone "." once punctuation is dropped and [CLS]/[SEP], present in every
+text, have idf 0; every text of a corpus sharing one reference) has nothing to move, and
+moverscore_v2 then scores the pair 1.0, a perfect score for "." against any translation.
+Here that text alone is weighted uniformly, as the package weights every text in its
+uniform mode (docs/moverscore.md has the rule and the measurements).
 """
 
 from __future__ import annotations
@@ -46,12 +53,18 @@ class MoverScore(CorpusFittedMetric):
 
     ``weights="idf"`` (the package README's recipe) fits one idf on the references and another
     on the hypotheses: of each ``score`` call, or of the corpus given to :meth:`prepare`.
-    A corpus of one text gives every token of it idf 0; moverscore_v2 then scores 1.0 whatever
-    the texts, so here such a corpus falls back to uniform weights, with a warning.
-    Otherwise the package's behaviour is kept, including its score of 1.0 when one side has
-    no weighted token left (only stop words, punctuation, sub-words or idf-0 tokens).
     ``weights="uniform"`` gives every token (also [CLS] and [SEP]) weight 1, as the package's
     ``defaultdict(lambda: 1.)``. Multi-reference: the best score over the references.
+
+    Degenerate idf, where moverscore_v2 scores 1.0 whatever the texts (no mass, no flow, no cost):
+
+    * a call without :meth:`prepare` with fewer than two references or hypotheses (idf of a
+      one-text corpus is 0 everywhere) uses uniform weights throughout, with a warning;
+    * a text left with no idf mass (only stop words, punctuation, sub-words and idf-0 tokens:
+      a lone ".", or references all equal) is weighted uniformly on its own, the other side
+      keeping its idf; a warning says so once per metric. Elsewhere the scores equal the package's;
+    * a text with no token to weigh even then (custom stop words covering [CLS] and [SEP])
+      gets the worst score, -1, like an empty hypothesis.
     """
 
     name = "moverscore"
@@ -109,19 +122,31 @@ class MoverScore(CorpusFittedMetric):
         ref_mass, ref_vectors = self._weighted_tokens(ref, idf_ref)
         hyp_mass, hyp_vectors = self._weighted_tokens(hyp, idf_hyp)
         if ref_mass.sum() == 0 or hyp_mass.sum() == 0:
-            return 1.0  # moverscore_v2: no flow, zero cost
+            return self.worst_score  # nothing to weigh even uniformly (stop words cover [CLS]/[SEP])
         cost = ot.dist(ref_vectors, hyp_vectors, metric="euclidean")
         return 1.0 - float(ot.emd2(ref_mass / ref_mass.sum(), hyp_mass / hyp_mass.sum(), cost))
 
     def _weighted_tokens(self, emb: TokenEmbeddings, idf: dict[int, float]) -> tuple[np.ndarray, np.ndarray]:
-        """Weights and unit vectors of the tokens that carry mass (zero-weight ones cannot move)."""
-        mass = np.array(
-            [0.0 if self._ignored(tok) else idf[tid] for tok, tid in zip(emb.tokens, emb.input_ids)]
-        )
+        """Weights and unit vectors of the tokens that carry mass (zero-weight ones cannot move).
+
+        A text to which idf gives no mass is weighted uniformly over its non-ignored tokens
+        ([CLS] and [SEP] included), where moverscore_v2 would move nothing and score 1.0.
+        """
+        counted = np.array([not self._ignored(tok) for tok in emb.tokens])
+        mass = np.array([idf[tid] if keep else 0.0 for keep, tid in zip(counted, emb.input_ids)])
+        if mass.sum() == 0 and counted.any():
+            self._warn_uniform_fallback()
+            mass = counted.astype(np.float64)
         keep = mass > 0
         vectors = emb.vectors[keep].astype(np.float64)
         vectors /= np.linalg.norm(vectors, axis=1, keepdims=True) + 1e-30
         return mass[keep], vectors
+
+    def _warn_uniform_fallback(self) -> None:
+        if not getattr(self, "_warned_fallback", False):
+            self._warned_fallback = True
+            warnings.warn("moverscore: a text has no idf-weighted token (e.g. only punctuation, or every "
+                          "reference alike); that text is weighted uniformly (docs/moverscore.md)", stacklevel=2)
 
     def _ignored(self, token: str) -> bool:
         return token in self.stop_words or "##" in token or token in PUNCTUATION

@@ -109,14 +109,63 @@ def test_identical_texts_score_one_where_the_package_rounds_in_float32(oracle):
     assert (expected < 1.0 - 1e-5).all() and (expected > 1.0 - IDENTICAL_TEXT_GAP).all()
 
 
+def uniform_idf():
+    return defaultdict(lambda: 1.0)
+
+
 @pytest.mark.slow
-def test_degenerate_cases_follow_the_package(oracle):
-    """A side left with no weighted token scores 1.0 in moverscore_v2, and here."""
+def test_a_hypothesis_without_idf_mass_is_weighted_uniformly_where_the_package_scores_one(oracle):
+    """"." keeps only [CLS]/[SEP] (idf 0: in every hypothesis); the package scores it 1.0, a perfect score."""
     hyps, refs = ["the hotel is cheap", "."], ["the hotel is inexpensive", "a cheap hotel near the station"]
-    ours = MoverScore().score(hyps, refs)
+    with pytest.warns(UserWarning, match="no idf-weighted token"):
+        ours = MoverScore().score(hyps, refs)
     expected = package_scores(oracle, hyps, refs)
-    assert ours[1] == expected[1] == 1.0
-    assert ours[0] == pytest.approx(expected[0], abs=TOLERANCE)
+    assert expected[1] == 1.0 and ours[1] < 0.0  # the package's degenerate case; ours departs from it
+    assert ours[0] == pytest.approx(expected[0], abs=TOLERANCE)  # well defined: equal
+    idf_ref = oracle.get_idf_dict(refs, nthreads=1)  # the rule, checked on the package: "." weighted uniformly
+    fallback = oracle.word_mover_score(refs[1:], hyps[1:], idf_ref, uniform_idf(), device="cpu")[0]
+    assert ours[1] == pytest.approx(fallback, abs=TOLERANCE)
+
+
+@pytest.mark.slow
+def test_references_all_alike_are_weighted_uniformly_where_the_package_scores_one(oracle):
+    """Issue #11 item 5: a 2-line file sharing one reference gave "zzz qqq" a perfect 1.0."""
+    ref = "The hotel is cheap."
+    hyps, refs = ["zzz qqq", "the hotel is cheap ."], [ref, ref]
+    with pytest.warns(UserWarning, match="no idf-weighted token"):
+        ours = MoverScore().score(hyps, refs)
+    assert package_scores(oracle, hyps, refs).tolist() == [1.0, 1.0]
+    idf_hyp = oracle.get_idf_dict(hyps, nthreads=1)
+    expected = np.array(oracle.word_mover_score(refs, hyps, uniform_idf(), idf_hyp, device="cpu"))
+    np.testing.assert_allclose(ours, expected, atol=TOLERANCE, rtol=0)
+    assert ours[0] < 0.0 < 0.5 < ours[1]
+
+
+@pytest.mark.slow
+def test_demetr_empty_control_scores_the_lone_full_stop_below_the_translation(oracle):
+    """Issue #10: on DEMETR's base_id33_empty the package (and ours before) put "." above every translation."""
+    from rome.data.challenge import demetr_dir, read_demetr
+
+    items = list(read_demetr(demetr_dir() / "base_id33_empty.json"))[:25]
+    goods, bads, eng = [it.good for it in items], [it.bad for it in items], [it.reference[0] for it in items]
+    assert set(bads) == {"."}
+    metric = MoverScore()
+    metric.prepare(goods + bads, eng + eng)
+    with pytest.warns(UserWarning, match="no idf-weighted token"):
+        ours = metric.score(goods + bads, eng + eng)
+    idf_ref, idf_hyp = oracle.get_idf_dict(eng + eng, nthreads=1), oracle.get_idf_dict(goods + bads, nthreads=1)
+    package = np.array(oracle.word_mover_score(eng + eng, goods + bads, idf_ref, idf_hyp, device="cpu"))
+    n = len(items)
+    assert (package[n:] == 1.0).all() and (package[n:] > package[:n]).all()
+    assert (ours[:n] > ours[n:]).all() and (ours[n:] < 0).all()
+    same = np.array([g == r for g, r in zip(goods, eng)])
+    np.testing.assert_allclose(ours[:n][~same], package[:n][~same], atol=TOLERANCE, rtol=0)
+
+
+def test_a_text_with_nothing_to_weigh_gets_the_worst_score():
+    metric = MoverScore(weights="uniform", stop_words=["[CLS]", "[SEP]", "the"])
+    scores = metric.score(["the", "the hotel"], ["the hotel", "the"])
+    assert scores.tolist() == [-1.0, -1.0]
 
 
 @pytest.mark.slow
