@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from reports.annotate.app import create_app
-from reports.annotate.cases import load_cases
+from reports.annotate.cases import Case, load_cases
 from reports.annotate.store import AnnotationStore
 from rome.cli import main
 
@@ -27,6 +27,8 @@ CASES = [
     {"id": "c3", "reference": ["the cafe is near x .", "x is close to the cafe ."], "hypothesis": "the cafe naer x"},
 ]
 GOOD = {"fluency": 2, "semantics": 3, "grammar": 1}
+#: the opaque id the page shows and posts back for each case
+KEY = {c["id"]: Case(c["id"], (), "").public_id for c in CASES}
 
 
 @pytest.fixture
@@ -53,14 +55,14 @@ def test_rate_skip_and_resume(served):
     client, store = served
     assert client.get("/api/state").get_json() | {"criteria": None} == {
         "annotator": "alice <b>&</b>", "criteria": None, "done": 0, "skipped": 0, "total": 3, "resume": 0}
-    reply = post(client, "/api/ratings", {"case_id": "c1", "ratings": GOOD})
+    reply = post(client, "/api/ratings", {"case": KEY["c1"], "ratings": GOOD})
     assert reply.status_code == 200 and reply.get_json()["done"] == 1 and reply.get_json()["resume"] == 1
-    assert post(client, "/api/skips", {"case_id": "c2"}).get_json() | {"ok": None} == {
+    assert post(client, "/api/skips", {"case": KEY["c2"]}).get_json() | {"ok": None} == {
         "ok": None, "done": 1, "skipped": 1, "total": 3, "resume": 2}
     view = client.get("/api/cases/0").get_json()
     assert view["ratings"] == GOOD and view["references"] == ["the hotel drisco is pricey ."]
     assert client.get("/api/cases/2").get_json()["references"] == CASES[2]["reference"]
-    post(client, "/api/ratings", {"case_id": "c3", "ratings": GOOD})
+    post(client, "/api/ratings", {"case": KEY["c3"], "ratings": GOOD})
     assert client.get("/api/state").get_json()["resume"] == 1  # only the skipped case is left
     assert [(r.case_id, r.annotator) for r in store.ratings()] == [
         ("c1", "alice <b>&</b>"), ("c2", "alice <b>&</b>"), ("c3", "alice <b>&</b>")]
@@ -79,20 +81,21 @@ def test_texts_and_names_are_escaped(served):
 
 
 BAD_REQUESTS = [
-    ({"case_id": "c1", "ratings": {**GOOD, "fluency": 4}}, 400, "from 1 to 3"),
-    ({"case_id": "c1", "ratings": {**GOOD, "fluency": 0}}, 400, "from 1 to 3"),
-    ({"case_id": "c1", "ratings": {**GOOD, "fluency": 2.5}}, 400, "integer"),
-    ({"case_id": "c1", "ratings": {**GOOD, "fluency": "3"}}, 400, "integer"),
-    ({"case_id": "c1", "ratings": {**GOOD, "fluency": True}}, 400, "integer"),
-    ({"case_id": "c1", "ratings": {**GOOD, "style": 2}}, 400, "unknown criterion"),
-    ({"case_id": "c1", "ratings": {"fluency": 2}}, 400, "missing rating"),
-    ({"case_id": "c1", "ratings": [2, 3, 1]}, 400, "must be an object"),
-    ({"case_id": "c1"}, 400, "must be an object"),
-    ({"case_id": "nope", "ratings": GOOD}, 404, "no such case"),
-    ({"case_id": "../../etc/passwd", "ratings": GOOD}, 404, "no such case"),
-    ({"case_id": 1, "ratings": GOOD}, 400, "case_id must be a string"),
-    ({"case_id": "c1", "ratings": GOOD, "annotator": "mallory"}, 400, "unknown field 'annotator'"),
-    ('{"case_id": "c1", "ratings": ', 400, "JSON object"),
+    ({"case": KEY["c1"], "ratings": {**GOOD, "fluency": 4}}, 400, "from 1 to 3"),
+    ({"case": KEY["c1"], "ratings": {**GOOD, "fluency": 0}}, 400, "from 1 to 3"),
+    ({"case": KEY["c1"], "ratings": {**GOOD, "fluency": 2.5}}, 400, "integer"),
+    ({"case": KEY["c1"], "ratings": {**GOOD, "fluency": "3"}}, 400, "integer"),
+    ({"case": KEY["c1"], "ratings": {**GOOD, "fluency": True}}, 400, "integer"),
+    ({"case": KEY["c1"], "ratings": {**GOOD, "style": 2}}, 400, "unknown criterion"),
+    ({"case": KEY["c1"], "ratings": {"fluency": 2}}, 400, "missing rating"),
+    ({"case": KEY["c1"], "ratings": [2, 3, 1]}, 400, "must be an object"),
+    ({"case": KEY["c1"]}, 400, "must be an object"),
+    ({"case": "nope", "ratings": GOOD}, 404, "no such case"),
+    ({"case": "../../etc/passwd", "ratings": GOOD}, 404, "no such case"),
+    ({"case": 1, "ratings": GOOD}, 400, "case must be a string"),
+    ({"case_id": "c1", "ratings": GOOD}, 400, "unknown field 'case_id'"),  # the real id is not accepted either
+    ({"case": KEY["c1"], "ratings": GOOD, "annotator": "mallory"}, 400, "unknown field 'annotator'"),
+    ('{"case": KEY["c1"], "ratings": ', 400, "JSON object"),
     ("[1, 2, 3]", 400, "JSON object"),
     ("", 400, "JSON object"),
 ]
@@ -101,7 +104,7 @@ BAD_REQUESTS = [
 @pytest.mark.parametrize("body, status, message", BAD_REQUESTS)
 def test_bad_ratings_rejected_and_store_unchanged(served, body, status, message):
     client, store = served
-    post(client, "/api/ratings", {"case_id": "c2", "ratings": GOOD})
+    post(client, "/api/ratings", {"case": KEY["c2"], "ratings": GOOD})
     before = store.ratings()
     reply = post(client, "/api/ratings", body)
     assert reply.status_code == status and message in reply.get_json()["error"]
@@ -110,18 +113,18 @@ def test_bad_ratings_rejected_and_store_unchanged(served, body, status, message)
 
 def test_other_rejections_leave_store_unchanged(served):
     client, store = served
-    assert post(client, "/api/ratings", json.dumps({"case_id": "c1", "ratings": GOOD}),
+    assert post(client, "/api/ratings", json.dumps({"case": KEY["c1"], "ratings": GOOD}),
                 content_type="text/plain").status_code == 415
-    assert post(client, "/api/ratings", {"case_id": "c1", "ratings": GOOD},
+    assert post(client, "/api/ratings", {"case": KEY["c1"], "ratings": GOOD},
                 headers={"Origin": "http://evil.example"}).status_code == 403
-    assert post(client, "/api/ratings", {"case_id": "c1", "ratings": GOOD, "pad": "x" * 20000}).status_code == 413
-    assert post(client, "/api/skips", {"case_id": "zzz"}).status_code == 404
+    assert post(client, "/api/ratings", {"case": KEY["c1"], "ratings": GOOD, "pad": "x" * 20000}).status_code == 413
+    assert post(client, "/api/skips", {"case": "zzz"}).status_code == 404
     assert client.get("/api/ratings").status_code == 405
     assert client.get("/api/cases/3").status_code == 404
     assert client.get("/api/cases/-1").status_code == 404
     assert client.get("/", headers={"Host": "rebind.example"}).status_code == 400  # DNS rebinding
     assert store.ratings() == []
-    same_origin = post(client, "/api/ratings", {"case_id": "c1", "ratings": GOOD}, headers={"Origin": "http://localhost"})
+    same_origin = post(client, "/api/ratings", {"case": KEY["c1"], "ratings": GOOD}, headers={"Origin": "http://localhost"})
     assert same_origin.status_code == 200 and len(store.ratings()) == 1
 
 
@@ -187,7 +190,7 @@ def test_killed_server_keeps_every_saved_rating(tmp_path, cases_file):
     try:
         for case_id in ("c1", "c2"):
             request = urllib.request.Request(f"{url}/api/ratings", method="POST",
-                                             data=json.dumps({"case_id": case_id, "ratings": GOOD}).encode(),
+                                             data=json.dumps({"case": KEY[case_id], "ratings": GOOD}).encode(),
                                              headers={"Content-Type": "application/json"})
             with urllib.request.urlopen(request, timeout=10) as reply:
                 assert json.load(reply)["done"] == (1 if case_id == "c1" else 2)
@@ -208,7 +211,7 @@ def test_killed_server_keeps_every_saved_rating(tmp_path, cases_file):
 def test_changed_case_texts_void_the_old_rating(tmp_path, cases_file):
     store = AnnotationStore(tmp_path / "store.sqlite")
     client = create_app(load_cases(cases_file), store, "alice").test_client()
-    post(client, "/api/ratings", {"case_id": "c1", "ratings": GOOD})
+    post(client, "/api/ratings", {"case": KEY["c1"], "ratings": GOOD})
     changed = [dict(CASES[0], hypothesis="a different hypothesis"), *CASES[1:]]
     cases_file.write_text("".join(json.dumps(c) + "\n" for c in changed), encoding="utf-8")
     client = create_app(load_cases(cases_file), store, "alice").test_client()
@@ -246,3 +249,27 @@ def test_cli_port_in_use(cases_file, capsys, tmp_path):
         argv = ["annotate", "--cases", str(cases_file), "--annotator", "a", "--store", str(tmp_path / "s"), "--port", port]
         assert main(argv) == 2
     assert f"cannot listen on 127.0.0.1:{port}" in capsys.readouterr().err
+
+
+def test_the_page_never_shows_the_suite_or_the_real_case_id(tmp_path):
+    """Issue #11: the page showed ``passive_form/sfrest-...``, telling the rater the perturbation."""
+    lines = [{"case_id": f"sfrest-00{i}-r0-0", "suite": "passive_form", "kind": "passive", "expectation": "invariant",
+              "reference": "the restaurant serves cheap food .", "original": "x serves cheap food .",
+              "variant": "cheap food is served by x ."} for i in range(2)]
+    cases_file = tmp_path / "cases.jsonl"
+    cases_file.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    store = AnnotationStore(tmp_path / "store.sqlite")
+    client = create_app(load_cases(cases_file), store, "alice").test_client()
+    seen = client.get("/").get_data(as_text=True) + client.get("/static/annotate.js").get_data(as_text=True)
+    views = [client.get(f"/api/cases/{i}").get_json() for i in range(2)]
+    seen += json.dumps(views) + json.dumps(client.get("/api/state").get_json())
+    reply = post(client, "/api/ratings", {"case": views[0]["case"], "ratings": GOOD})
+    seen += reply.get_data(as_text=True)
+    for hidden in ("passive", "sfrest", "invariant", "x serves cheap food"):
+        assert hidden not in seen, hidden
+    assert re.fullmatch(r"[0-9a-f]{12}", views[0]["case"]) and views[0]["case"] != views[1]["case"]
+    store.close()
+    out = tmp_path / "ratings.jsonl"
+    assert main(["annotate", "export", "--store", str(tmp_path / "store.sqlite"), "--out", str(out)]) == 0
+    exported = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [(r["case_id"], r["fluency"]) for r in exported] == [("passive_form/sfrest-000-r0-0", 2)]

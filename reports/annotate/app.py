@@ -1,7 +1,9 @@
 """The annotation web app (Flask): one page, a small JSON API, and its own static files.
 
-The browser never names a file: cases are addressed by their index in the loaded list, the
-annotator is fixed when the server starts, and static files go through Flask's ``safe_join``.
+The browser never names a file: cases are addressed by their index in the loaded list and
+by an opaque id (:attr:`Case.public_id`; the real case id, which names the suite and so the
+perturbation, never reaches the page), the annotator is fixed when the server starts, and
+static files go through Flask's ``safe_join``.
 Every submitted rating is validated (known case, the three known criteria, integers 1-3) before
 anything is written; anything else gets a 4xx and the store is left unchanged.
 """
@@ -34,7 +36,9 @@ class Session:
         self.cases = list(cases)
         self.store = store
         self.annotator = annotator
-        self.index = {case.case_id: i for i, case in enumerate(self.cases)}
+        self.index = {case.public_id: i for i, case in enumerate(self.cases)}
+        if len(self.index) != len(self.cases):  # 48-bit digests of distinct ids: not expected to happen
+            raise InputError("two case ids share an opaque id; rename one of them")
 
     def current_rows(self) -> dict[str, Rating]:
         """This annotator's rows for the loaded cases whose texts are unchanged since they were rated."""
@@ -54,7 +58,7 @@ class Session:
     def case_view(self, i: int) -> dict[str, Any]:
         case = self.cases[i]
         row = self.current_rows().get(case.case_id)
-        return {"index": i, "case_id": case.case_id, "references": list(case.references),
+        return {"index": i, "case": case.public_id, "references": list(case.references),
                 "hypothesis": case.hypothesis, "skipped": bool(row and row.skipped),
                 "ratings": dict(row.scores) if row and not row.skipped else None}
 
@@ -72,12 +76,12 @@ def _known_case(session: Session, body: dict[str, Any], allowed: set[str]) -> Ca
     extra = sorted(set(body) - allowed)
     if extra:
         abort(400, f"unknown field {extra[0]!r}")
-    case_id = body.get("case_id")
-    if not isinstance(case_id, str):
-        abort(400, "case_id must be a string")
-    if case_id not in session.index:
+    key = body.get("case")
+    if not isinstance(key, str):
+        abort(400, "case must be a string (the case's opaque id)")
+    if key not in session.index:
         abort(404, "no such case")
-    return session.cases[session.index[case_id]]
+    return session.cases[session.index[key]]
 
 
 def _register_api(app: Flask, session: Session) -> None:
@@ -94,7 +98,7 @@ def _register_api(app: Flask, session: Session) -> None:
     @app.post("/api/ratings")
     def rate():
         body = _json_body()
-        case = _known_case(session, body, {"case_id", "ratings"})
+        case = _known_case(session, body, {"case", "ratings"})
         try:
             scores = validate_scores(body.get("ratings"))
         except InputError as exc:
@@ -104,7 +108,7 @@ def _register_api(app: Flask, session: Session) -> None:
 
     @app.post("/api/skips")
     def skip():
-        case = _known_case(session, _json_body(), {"case_id"})
+        case = _known_case(session, _json_body(), {"case"})
         session.store.save_skip(case.case_id, session.annotator, case.text_hash)
         return jsonify(ok=True, **session.progress())
 

@@ -20,6 +20,12 @@ class Case:
     hypothesis: str
 
     @property
+    def public_id(self) -> str:
+        """What the page shows and the browser sends back: opaque, so a suite-qualified id
+        (``passive_form/sfrest-...``) cannot tell the rater which perturbation made the text."""
+        return hashlib.sha256(self.case_id.encode("utf-8")).hexdigest()[:12]
+
+    @property
     def text_hash(self) -> str:
         """Fingerprint of the texts, so a rating is not silently carried over to a changed case."""
         payload = json.dumps([self.references, self.hypothesis], ensure_ascii=False)

@@ -6,7 +6,7 @@
   const CRITERIA = ["fluency", "semantics", "grammar"];
   const $ = (id) => document.getElementById(id);
   const ui = {
-    view: null,        // the case shown: {index, case_id, references, hypothesis, ratings, skipped}
+    view: null,        // the case shown: {index, case (opaque id), references, hypothesis, ratings, skipped}
     ratings: {},       // the ratings on screen for this case
     active: 0,         // index into CRITERIA of the highlighted criterion
     drafts: new Map(), // index -> partial ratings not yet saved (kept while the page is open)
@@ -50,7 +50,7 @@
   function render() {
     const view = ui.view;
     $("position").textContent = String(view.index + 1);
-    $("case-id").textContent = view.case_id;
+    $("case-id").textContent = view.case;
     const refs = view.references.map((text) => {
       const block = document.createElement("div");
       block.className = "reference";
@@ -113,7 +113,7 @@
       say(`Rate every criterion first (missing: ${missing}).`, "warn");
       return false;
     }
-    const progress = await api("/api/ratings", { case_id: ui.view.case_id, ratings: ui.ratings });
+    const progress = await api("/api/ratings", { case: ui.view.case, ratings: ui.ratings });
     ui.drafts.delete(ui.view.index);
     ui.view.ratings = { ...ui.ratings };
     showProgress(progress);
@@ -124,16 +124,16 @@
     if (!(await submit())) return;
     const target = nextIndex(ui.progress);
     if (ui.progress.done === ui.progress.total) say(`All ${ui.progress.total} cases rated. Thank you!`, "done");
-    else say(`Saved ${ui.view.case_id}.`);
+    else say(`Saved ${ui.view.case}.`);
     if (target !== ui.view.index) await load(target);
     else render();
   }
 
   async function skip() {
-    const progress = await api("/api/skips", { case_id: ui.view.case_id });
+    const progress = await api("/api/skips", { case: ui.view.case });
     ui.drafts.delete(ui.view.index);
     showProgress(progress);
-    say(`Skipped ${ui.view.case_id}.`);
+    say(`Skipped ${ui.view.case}.`);
     await load(nextIndex(progress));
   }
 
