@@ -28,11 +28,16 @@ if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; the
   fi
 fi
 
-pip_install() { "$PY" -m pip install -q --disable-pip-version-check "$@" 2>&1 | grep -v "is ignored: it is neither" || true; }
+# shellcheck source=scripts/pip_quiet.sh
+. scripts/pip_quiet.sh
+pip_install() { pip_quiet "$PY" "is ignored: it is neither" "$@"; }
 # The local CPU wheel first, so no requirement can pull a multi-GB CUDA build.
 "$PY" -c "import torch" 2>/dev/null || pip_install torch==2.13.0
 pip_install -e ".[test]"
 "$PY" -c "import torch, sys; sys.exit(0 if torch.__version__.startswith('2.13.0') else 1)" \
   || { echo "install.sh: torch is not the CPU 2.13.0 wheel" >&2; exit 1; }
-if [ -f scripts/install_extras.sh ]; then bash scripts/install_extras.sh "$PY"; fi
+bash scripts/install_extras.sh "$PY"
 "$PY" -m rome.core.nltk_data
+# Everything the tests rely on is there (tox then runs them with ROME_REQUIRE_EXTRAS=1, so a
+# missing extra fails a test instead of skipping it).
+"$PY" scripts/check_install.py

@@ -8,7 +8,11 @@ set -euo pipefail
 PY=${1:?usage: install_extras.sh PYTHON}
 cd "$(dirname "$0")/.."
 
-pip_q() { "$PY" -m pip install -q --disable-pip-version-check "$@" 2>&1 | grep -vE "is ignored: it is neither|dependency resolver does not|requires (flair|jupyter)" || true; }
+# shellcheck source=scripts/pip_quiet.sh
+. scripts/pip_quiet.sh
+# pip's resolver warns that textattack needs flair and checklist needs jupyter: both left out on
+# purpose (see above); those warnings are dropped, pip's errors are not.
+pip_q() { pip_quiet "$PY" "is ignored: it is neither|dependency resolver does not|requires (flair|jupyter)" "$@"; }
 have_dist() { "$PY" -c "import importlib.metadata as m, sys; m.version(sys.argv[1])" "$1" 2>/dev/null; }
 
 # textattack 0.3.11, route A: no flair (perturbations/_thirdparty.py registers a small stand-in

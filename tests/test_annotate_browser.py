@@ -2,7 +2,8 @@
 
 Starts the app on 127.0.0.1 on a free port, rates four cases (keyboard and mouse), reloads and
 sees the progress kept, then exports and checks the JSONL. Nothing is downloaded: the browser and
-driver are the system's (``scripts/install.sh`` installs them); without them the test skips.
+driver are the system's (``scripts/install.sh`` installs them); without them the test skips
+(fails under ``ROME_REQUIRE_BROWSER=1``; selenium missing fails under ``ROME_REQUIRE_EXTRAS=1``).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import shutil
 import threading
 
 import pytest
+from require_extras import REQUIRE_BROWSER, import_or_missing, missing
 
 from reports.annotate.app import create_app, serve
 from reports.annotate.cases import load_cases
@@ -20,9 +22,11 @@ from rome.cli import main
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMEDRIVER = shutil.which("chromedriver")
-pytestmark = pytest.mark.skipif(not (CHROMIUM and CHROMEDRIVER),
-                                reason="no chromium/chromedriver installed (apt-get install -y chromium chromium-driver)")
-webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install selenium)")
+if not (CHROMIUM and CHROMEDRIVER):
+    missing("no chromium/chromedriver installed (apt-get install -y chromium chromium-driver)", REQUIRE_BROWSER,
+            module_level=True)
+webdriver = import_or_missing("selenium.webdriver", "selenium is not installed (pip install selenium)",
+                              module_level=True)
 
 XSS = "<script>window.pwned = 1</script><img src=x onerror=\"window.pwned = 2\"> cheap food"
 CASES = [{"id": f"c{i}", "reference": f"reference number {i} .", "hypothesis": f"hypothesis number {i} ."}

@@ -14,8 +14,14 @@ from rome.core.errors import InputError
 from rome.core.paths import shared_path
 from rome.core.registry import build_metric
 
-#: measured max difference on 200 BAGEL pairs is 2.4e-7 (float32 matching, different batching)
-TOLERANCE = 1e-6
+#: measured max difference on 200 BAGEL pairs is 2.4e-7 (float32 matching, different batching); a
+#: sentence's embedding also depends on the batch it was first encoded in, which the shared cache
+#: keeps (another 2.4e-7 measured, cold batch vs one at a time), so a tolerance for any machine and
+#: any test order; a real difference (idf, layer, normalisation) is >= 1e-3
+TOLERANCE = 1e-5
+#: float32 scores near 1.0 are spaced 1.19e-7 apart; the same embeddings in batches of another
+#: shape round differently in the last bits (1.19e-7 measured on a fresh machine): 8 ulps
+FLOAT32_ULPS_8 = 8 * float(np.finfo(np.float32).eps)
 
 NON_ASCII = (["Café naïve — 東京 est fermé.", "Ünïcödé hotel près de la gare"],
              [["Le café naïve de 東京 est fermé."], ["a hotel near the station", "Ünïcödé hôtel"]])
@@ -66,7 +72,7 @@ def test_prepare_fits_idf_on_the_whole_input_for_chunked_scoring(pairs):
     assert np.abs(chunk_alone - whole[:8]).max() > 1e-4  # idf over 8 pairs differs
     metric.prepare(hyps, refs)
     chunks = np.concatenate([metric.score(hyps[i : i + 8], refs[i : i + 8]) for i in range(0, len(hyps), 8)])
-    np.testing.assert_allclose(chunks, whole, atol=1e-7, rtol=0)
+    np.testing.assert_allclose(chunks, whole, atol=FLOAT32_ULPS_8, rtol=0)
 
 
 def test_each_unique_sentence_is_encoded_once_across_metrics():

@@ -14,6 +14,7 @@ from collections import defaultdict
 import numpy as np
 import pytest
 from baselines_moverscore_oracle import patched_moverscore_v2
+from require_extras import missing
 
 from baselines.moverscore import MoverScore, english_stop_words
 from rome.core.errors import InputError
@@ -22,7 +23,8 @@ from rome.core.registry import build_metric
 
 # find_spec, not importorskip: importing moverscore_v2 unpatched goes to the hub
 if importlib.util.find_spec("moverscore_v2") is None or importlib.util.find_spec("pyemd") is None:
-    pytest.skip("pip install pyemd portalocker; pip install --no-deps moverscore==1.0.3", allow_module_level=True)
+    missing("the moverscore oracle needs: pip install pyemd portalocker; pip install --no-deps moverscore==1.0.3",
+            module_level=True)
 
 #: measured on 200 BAGEL pairs: max difference 1.8e-6 where hypothesis != reference
 TOLERANCE = 1e-5

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from require_extras import import_or_missing
 
 from rome.core.errors import InputError
 from rome.core.paths import shared_path
@@ -30,7 +31,7 @@ def test_unknown_engine():
 def test_ray_engine_equals_local_engine(items):
     """Same rows from a local Ray instance started here; the model metrics agree to float noise
     (an actor runs torch on one thread, the local path on two)."""
-    ray = pytest.importorskip("ray")
+    ray = import_or_missing("ray", "the ray engine test needs ray (pip install 'ray==2.60.0')")
     names = ["bleu", "meteor", "bertscore", "moverscore", "rome"]
     subset = items[:16]
     local = [row for chunk in LocalEngine().run(subset, subset, names, None, 5) for row in chunk]

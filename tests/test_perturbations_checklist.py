@@ -8,6 +8,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from require_extras import missing
 
 from perturbations import _thirdparty
 from perturbations.base import apply_edits
@@ -19,7 +20,7 @@ EARLY_LOGGER = logging.getLogger("rome.test.logger.before.textattack")
 
 def need_checklist():
     if not _thirdparty.available("checklist"):
-        pytest.skip(f"checklist not importable: {_thirdparty.missing_reason('checklist')}")
+        missing(f"checklist not importable: {_thirdparty.missing_reason('checklist')}")
     return _thirdparty.checklist_perturb()
 
 
@@ -103,7 +104,7 @@ def test_typos_skip_with_reason(text, reason):
 
 def test_textattack_imports_offline_with_flair_stand_in():
     if not _thirdparty.available("textattack"):
-        pytest.skip(f"textattack not importable: {_thirdparty.missing_reason('textattack')}")
+        missing(f"textattack not importable: {_thirdparty.missing_reason('textattack')}")
     ta = _thirdparty.textattack()
     assert ta.shared.AttackedText("a b").words == ["a", "b"]
     flair = sys.modules["flair"]
@@ -115,7 +116,7 @@ def test_textattack_imports_offline_with_flair_stand_in():
 def test_loggers_survive_textattack_import():
     """textattack's dictConfig disables existing loggers; the import helper re-enables them."""
     if not _thirdparty.available("textattack"):
-        pytest.skip("textattack not importable")
+        missing("textattack not importable")
     assert not EARLY_LOGGER.disabled
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from require_extras import missing
 
 from perturbations import _thirdparty
 from perturbations.base import apply_edits
@@ -70,7 +71,7 @@ def test_invariant_framing_is_recorded():
 
 def test_checklist_names_locations_numbers():
     if not _thirdparty.available("checklist"):
-        pytest.skip(f"checklist not importable: {_thirdparty.missing_reason('checklist')}")
+        missing(f"checklist not importable: {_thirdparty.missing_reason('checklist')}")
     perturb = _thirdparty.checklist_perturb()
     p = EntityReplacement()  # no pool: CheckList's lexicons only
     text = "John Smith moved to Boston with 35 friends."

@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from require_extras import missing
 
 from perturbations.base import Result, apply_edits
 from perturbations.registry import available_perturbations, build_perturbation
@@ -33,7 +34,7 @@ def perturbation(kind: str):
         try:
             _built[kind] = build_perturbation(kind)
         except ResourceMissingError as exc:
-            pytest.skip(f"{kind}: {exc}")
+            missing(f"{kind}: {exc}")
     return _built[kind]
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from hypothesis import HealthCheck, given, settings
+from require_extras import missing
 
 from perturbations import _thirdparty
 from perturbations.base import apply_edits
@@ -15,7 +16,7 @@ BACKENDS = ["python", "textattack"]
 
 def make(backend: str, **kwargs) -> RandomWordReplacement:
     if backend == "textattack" and not _thirdparty.available("textattack"):
-        pytest.skip(f"textattack not importable: {_thirdparty.missing_reason('textattack')}")
+        missing(f"textattack not importable: {_thirdparty.missing_reason('textattack')}")
     return RandomWordReplacement(use_textattack=backend == "textattack", **kwargs)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from require_extras import missing
 
 from perturbations import _embeddings, _thirdparty
 from perturbations.base import apply_edits
@@ -15,7 +16,7 @@ NO_ITALIAN = "There are no restaurants that serve Italian food in this area."
 
 def need_textattack():
     if not _thirdparty.available("textattack"):
-        pytest.skip(f"textattack not importable: {_thirdparty.missing_reason('textattack')}")
+        missing(f"textattack not importable: {_thirdparty.missing_reason('textattack')}")
 
 
 def test_nearest_neighbour_matrix_matches_brute_force():
