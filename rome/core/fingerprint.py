@@ -5,7 +5,8 @@ MRO that is not from the standard library (the metric's own module, its base cla
 contract) plus the files it names in ``fingerprint_files()`` (the shared encoder, the parser
 wrapper, RoMe's steps and weights). Editing any of them, or swapping a weights file, gives a
 new signature, so the score cache misses instead of serving stale numbers. Digests are
-memoised per (path, size, mtime), so a warm run pays one ``stat`` per file.
+memoised per (path, inode, size, mtime, ctime), so a warm run pays one ``stat`` per file;
+a file changed in the last two seconds is always re-hashed.
 """
 
 from __future__ import annotations
@@ -14,12 +15,15 @@ import hashlib
 import inspect
 import sys
 import sysconfig
+import time
 from collections.abc import Iterable
 from importlib import metadata
 from pathlib import Path
 
 _STDLIB = Path(sysconfig.get_paths()["stdlib"]).resolve()
-_memo: dict[tuple[str, int, int], str] = {}
+_memo: dict[tuple[str, int, int, int, int], str] = {}
+#: a file changed this recently is re-hashed on every call (its stat cannot yet tell edits apart)
+RACY_S = 2.0
 
 
 def harness_version() -> str:
@@ -31,17 +35,24 @@ def harness_version() -> str:
 
 
 def file_digest(path: str | Path) -> str:
-    """sha256 of a file's bytes (hex), memoised on its size and modification time."""
+    """sha256 of a file's bytes (hex), memoised on its identity, size and change times.
+
+    Time stamps are coarse (a few ms on Linux, seconds elsewhere) and ``mtime`` can be set back,
+    so two same-size edits can share a stat; as git does with "racily clean" files, a file
+    changed in the last :data:`RACY_S` seconds is hashed every time, never served from the memo.
+    """
     path = Path(path)
     stat = path.stat()
-    key = (str(path.resolve()), stat.st_size, stat.st_mtime_ns)
-    if key not in _memo:
-        digest = hashlib.sha256()
-        with path.open("rb") as handle:
-            for block in iter(lambda: handle.read(1 << 20), b""):
-                digest.update(block)
+    key = (str(path.resolve()), stat.st_ino, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns)
+    if key in _memo:
+        return _memo[key]
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    if time.time_ns() - max(stat.st_mtime_ns, stat.st_ctime_ns) > RACY_S * 1e9:
         _memo[key] = digest.hexdigest()
-    return _memo[key]
+    return digest.hexdigest()
 
 
 def files_digest(paths: Iterable[str | Path], length: int = 12) -> str:

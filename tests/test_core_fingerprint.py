@@ -1,0 +1,258 @@
+"""Signatures change when a number can change (issue #11): code edits and weight swaps miss the cache.
+
+Everything is done on copies in a temporary folder: a metric module written there, copies of
+RoMe's committed weights; nothing committed is modified.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from rome.core import fingerprint
+from rome.core.cache import ScoreCache
+from rome.core.registry import build_metric, register, unregister
+
+METRIC_SOURCE = '''
+import numpy as np
+
+from rome.core.contract import Metric
+
+class Constant(Metric):
+    """A metric whose every score is VALUE (edited by the test)."""
+
+    name = "constant_for_test"
+    calls = 0
+
+    def _score_pairs(self, hypotheses, references):
+        type(self).calls += len(hypotheses)
+        return np.full(len(hypotheses), VALUE)
+'''
+
+
+def write_metric(folder: Path, value: str) -> type:
+    path = folder / "fingerprint_metric_4711.py"
+    path.write_text(METRIC_SOURCE.replace("VALUE", value), encoding="utf-8")
+    if "fingerprint_metric_4711" in sys.modules:
+        module = importlib.reload(sys.modules["fingerprint_metric_4711"])
+    else:
+        module = importlib.import_module("fingerprint_metric_4711")
+    register("constant_for_test")(module.Constant)
+    return module.Constant
+
+
+@pytest.fixture
+def metric_folder(tmp_path, monkeypatch):
+    monkeypatch.syspath_prepend(str(tmp_path))
+    yield tmp_path
+    unregister("constant_for_test")
+    sys.modules.pop("fingerprint_metric_4711", None)
+
+
+PAIRS = (["the hotel is cheap", "a quiet bar"], ["the hotel is inexpensive", "a bar"])
+
+
+def test_editing_a_metric_source_misses_the_cache(metric_folder):
+    cache = ScoreCache(metric_folder / "scores.sqlite")
+    first = write_metric(metric_folder, "0.25")
+    assert cache.score(build_metric("constant_for_test"), *PAIRS).tolist() == [0.25, 0.25]
+    assert cache.score(build_metric("constant_for_test"), *PAIRS).tolist() == [0.25, 0.25]
+    assert first.calls == 2 and cache.hits == 2  # the second call came from the cache
+    edited = write_metric(metric_folder, "0.75")  # same length: only the content differs
+    assert cache.score(build_metric("constant_for_test"), *PAIRS).tolist() == [0.75, 0.75]
+    assert edited.calls == 2, "the edited metric was scored, not served from the cache"
+
+
+def test_an_edit_keeping_size_and_modification_time_still_changes_the_digest(tmp_path):
+    """A file system with coarse timestamps (or a restored mtime) must not serve a stale digest."""
+    path = tmp_path / "module.py"
+    path.write_text("VALUE = 0.25\n", encoding="utf-8")
+    before = fingerprint.file_digest(path)
+    stat = path.stat()
+    path.write_text("VALUE = 0.75\n", encoding="utf-8")
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    assert path.stat().st_size == stat.st_size and path.stat().st_mtime_ns == stat.st_mtime_ns
+    assert fingerprint.file_digest(path) != before
+
+
+def test_an_old_file_is_hashed_once_a_fresh_one_every_time(tmp_path, monkeypatch):
+    path = tmp_path / "old.py"
+    path.write_text("x = 1\n", encoding="utf-8")
+    first = fingerprint.file_digest(path)
+    assert not any(key[0] == str(path.resolve()) for key in fingerprint._memo)  # just written: racy
+    monkeypatch.setattr(fingerprint, "RACY_S", 0.0)  # as if written long ago (ctime cannot be set back)
+    assert fingerprint.file_digest(path) == first
+    reads = []
+    real_open = Path.open
+
+    def counting_open(self, *args, **kwargs):
+        reads.append(self)
+        return real_open(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "open", counting_open)
+    assert fingerprint.file_digest(path) == first and reads == []  # memoised: one stat, no read
+
+
+# -- RoMe: scorer and grammar weights by hash -----------------------------------------------
+@pytest.fixture
+def weights_copy(tmp_path, monkeypatch):
+    """RoMe's committed weights copied to a temporary folder that the scorer loader reads."""
+    from rome.metric import scorer
+
+    folder = tmp_path / "weights"
+    shutil.copytree(scorer.WEIGHTS_DIR, folder, ignore=shutil.ignore_patterns("__pycache__", "*.py"))
+    monkeypatch.setattr(scorer, "WEIGHTS_DIR", folder)
+    return folder
+
+
+def flip_last_digit(path: Path) -> None:
+    """Change one weight of a JSON weights file by one unit in its last printed digit."""
+    text = path.read_text(encoding="utf-8")
+    index = max(i for i, ch in enumerate(text) if ch.isdigit())
+    path.write_text(text[:index] + str((int(text[index]) + 1) % 10) + text[index + 1:], encoding="utf-8")
+
+
+@pytest.mark.parametrize("variant,feature_set", [("ted", "ted"), ("grammar", "full")])
+def test_swapping_the_scorer_weights_changes_rome_signature(weights_copy, variant, feature_set):
+    from rome.metric import RoMe
+
+    committed = str(RoMe(variant=variant).signature())
+    flip_last_digit(weights_copy / f"scorer_{feature_set}.json")
+    changed = str(RoMe(variant=variant).signature())
+    assert changed != committed
+    field = next(f for f in changed.split("|") if f.startswith("scorer:"))
+    assert field not in committed  # the scorer field itself names the new weights
+    assert RoMe(variant="emd_std").signature() == RoMe(variant="emd_std").signature()
+
+
+def test_swapping_the_grammar_weights_changes_rome_signature(tmp_path):
+    from rome.metric import RoMe
+    from rome.metric.grammar import DEFAULT_WEIGHTS
+
+    copy = tmp_path / DEFAULT_WEIGHTS.name
+    shutil.copy(DEFAULT_WEIGHTS, copy)
+    shutil.copy(DEFAULT_WEIGHTS.with_suffix(".json"), copy.with_suffix(".json"))
+
+    def grammar_field(metric) -> str:
+        return next(f for f in str(metric.signature()).split("|") if f.startswith("grammar:"))
+
+    committed = grammar_field(RoMe())
+    assert grammar_field(RoMe(grammar=str(copy))) == committed  # same bytes, same signature
+    data = bytearray(copy.read_bytes())
+    data[-1] ^= 0x01  # one bit of the last tensor
+    copy.write_bytes(bytes(data))
+    assert grammar_field(RoMe(grammar=str(copy))) != committed
+
+
+def test_a_user_grammar_classifier_signs_by_its_weights(tmp_path):
+    from rome.core.errors import InputError
+    from rome.metric import RoMe
+    from rome.metric.grammar import DEFAULT_WEIGHTS, GrammarClassifier
+
+    copy = tmp_path / "mine.safetensors"
+    shutil.copy(DEFAULT_WEIGHTS, copy)
+    shutil.copy(DEFAULT_WEIGHTS.with_suffix(".json"), copy.with_suffix(".json"))
+    mine = GrammarClassifier.load(copy)
+    signed = str(RoMe(grammar=mine).signature())
+    assert "grammar:user:mine.safetensors:" in signed
+    data = bytearray(copy.read_bytes())
+    data[-1] ^= 0x01
+    copy.write_bytes(bytes(data))
+    assert str(RoMe(grammar=GrammarClassifier.load(copy)).signature()) != signed
+
+    class NoFingerprint:
+        def prob_acceptable(self, texts):
+            return [0.5 for _ in texts]
+
+    with pytest.raises(InputError, match="fingerprint"):
+        RoMe(grammar=NoFingerprint()).signature()
+
+
+@pytest.mark.xfail(strict=True, reason="GrammarClassifier.fingerprint() names the file it was loaded from, "
+                   "not the weights in memory: a classifier changed after loading keeps its old signature "
+                   "(fix belongs in rome/metric/grammar.py; see the infra report)")
+def test_a_classifier_changed_in_memory_changes_rome_signature(tmp_path):
+    import torch
+
+    from rome.metric import RoMe
+    from rome.metric.grammar import DEFAULT_WEIGHTS, GrammarClassifier
+
+    classifier = GrammarClassifier.load(DEFAULT_WEIGHTS)
+    before = str(RoMe(grammar=classifier).signature())
+    with torch.no_grad():
+        classifier.module.head.bias += 1.0  # e.g. fine-tuned further in a notebook
+    assert str(RoMe(grammar=classifier).signature()) != before
+
+
+# -- perturbations: a source change rebuilds the cached suite cases ---------------------------
+PERTURBATION_SOURCE = '''
+from perturbations.base import Perturbation, Result, Variant
+
+class Doubler(Perturbation):
+    kind = "doubler_for_test"
+    calls = 0
+
+    def _apply(self, text, rng):
+        type(self).calls += 1
+        words = text.split()
+        return Result(text, (Variant(" ".join(words + words[-COUNT:]), self.kind, "decrease"),))
+'''
+
+
+def test_a_perturbation_source_change_rebuilds_cached_suite_cases(tmp_path, monkeypatch):
+    from suites.harness import Decrease, Novikova, Suite
+    from suites.harness.runner import SuiteRun
+    from suites.harness.spec import perturbation_fingerprint
+
+    folder = tmp_path / "myperturbations"
+    folder.mkdir()
+    monkeypatch.syspath_prepend(str(folder))
+    cache = ScoreCache(tmp_path / "scores.sqlite")
+
+    def build(count: int):
+        (folder / "doubler_4711.py").write_text(PERTURBATION_SOURCE.replace("COUNT", str(count)), encoding="utf-8")
+        if "doubler_4711" in sys.modules:
+            return importlib.reload(sys.modules["doubler_4711"]).Doubler
+        return importlib.import_module("doubler_4711").Doubler
+
+    try:
+        def run(cls):
+            suite = Suite(name="fingerprint_test", data=Novikova(n=5, seed=1), perturbation=cls(),
+                          metrics=["bleu"], checks=[Decrease()])
+            return SuiteRun(suite, cache=cache).cases
+
+        one = build(1)
+        first = run(one)
+        assert one.calls >= 5 and len(first) == 5
+        one.calls = 0
+        assert run(one) == first and one.calls == 0  # cached: not perturbed again
+        before = perturbation_fingerprint(one())
+        two = build(2)
+        assert perturbation_fingerprint(two()) != before
+        second = run(two)
+        assert two.calls >= 5 and second != first
+        assert all(len(b.variant.split()) == len(a.variant.split()) + 1 for a, b in zip(first, second))
+    finally:
+        sys.modules.pop("doubler_4711", None)
+
+
+def test_a_helper_beside_the_perturbation_is_part_of_its_fingerprint(tmp_path, monkeypatch):
+    """Perturbations share helpers (``_clause.py``): editing one re-keys every perturbation beside it."""
+    from suites.harness.spec import perturbation_fingerprint
+
+    monkeypatch.syspath_prepend(str(tmp_path))
+    (tmp_path / "doubler_4712.py").write_text(PERTURBATION_SOURCE.replace("COUNT", "1"), encoding="utf-8")
+    try:
+        doubler = importlib.import_module("doubler_4712").Doubler()
+        before = perturbation_fingerprint(doubler)
+        (tmp_path / "_helper.py").write_text("HELPER = 1\n", encoding="utf-8")
+        assert perturbation_fingerprint(doubler) != before
+        (tmp_path / "_helper.py").unlink()
+        assert perturbation_fingerprint(doubler) == before
+    finally:
+        sys.modules.pop("doubler_4712", None)
