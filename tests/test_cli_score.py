@@ -6,7 +6,14 @@ import json
 import subprocess
 import sys
 
+import numpy as np
 import pytest
+
+from baselines.sacrebleu_metrics import BLEU
+from rome.cli import main
+from rome.core.contract import Metric
+from rome.core.errors import InputError
+from rome.core.registry import register, unregister
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess:
@@ -116,3 +123,54 @@ def test_every_registered_metric_scores_offline(tmp_path):
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     assert set(rows[0]["scores"]) == set(expand_metric_names(["all"])) >= {"bleu", "meteor", "bertscore", "moverscore", "rome"}
     assert all(isinstance(v, float) and v == v for row in rows for v in row["scores"].values())  # no NaN
+
+
+class WordCount(Metric):
+    """A reference-free metric (registered at run time below): the hypothesis's length in words."""
+
+    name = "words_for_test"
+    needs_reference = False
+    score_range = (0.0, float("inf"))
+
+    @property
+    def worst_score(self) -> float:
+        return 0.0
+
+    def _score_pairs(self, hypotheses, references):
+        return np.array([len(h.split()) for h in hypotheses], dtype=float)
+
+
+@pytest.fixture
+def reference_free():
+    register("words_for_test")(WordCount)
+    yield "words_for_test"
+    unregister("words_for_test")
+
+
+def test_lines_without_a_reference_when_no_metric_needs_one(tmp_path, reference_free, capsys):
+    pairs = write(tmp_path / "pairs.jsonl", [
+        json.dumps({"id": "a", "hypothesis": "the hotel is cheap"}),
+        json.dumps({"id": "b", "hypothesis": "a quiet bar", "reference": "a bar"}),
+        json.dumps({"id": "c", "hypothesis": ""}),
+    ])
+    out = tmp_path / "o.jsonl"
+    assert main(["score", "--input", str(pairs), "--metric", reference_free, "--output", str(out),
+                 "--chunk-size", "2"]) == 0
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [(r["id"], r["scores"][reference_free]) for r in rows] == [("a", 4.0), ("b", 3.0), ("c", 0.0)]
+    assert "reference" not in rows[0] and rows[1]["reference"] == "a bar"
+    # a metric that needs references still refuses such lines, naming the line and field
+    assert main(["score", "--input", str(pairs), "--metric", reference_free, "--metric", "bleu",
+                 "--output", str(tmp_path / "p.jsonl")]) == 2
+    assert "pairs.jsonl:1: field 'reference'" in capsys.readouterr().err
+    assert main(["score", "--hyp", "a b c", "--metric", reference_free]) == 0
+    assert capsys.readouterr().out.split()[:2] == [reference_free, "3.0000"]
+    assert main(["score", "--hyp", "a b c", "--metric", "bleu"]) == 2
+    assert "--hyp needs at least one --ref" in capsys.readouterr().err
+
+
+def test_reference_free_metric_takes_references_none():
+    metric = WordCount()
+    assert metric.score(["a b", "c"], None).tolist() == [2.0, 1.0]
+    with pytest.raises(InputError):
+        BLEU().score(["a"], None)
