@@ -27,7 +27,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--suite-n", type=int, default=None, metavar="N",
                     help="cases per suite (default: the suite's declared sample size)")
     group.addoption("--suite-no-cache", action="store_true",
-                    help="keep scores in memory only (default: ROME_CACHE_DIR or .cache/suite_scores.sqlite)")
+                    help="keep scores in memory only (default: the score cache, "
+                         "$ROME_CACHE_DIR/scores.sqlite or ~/.cache/rome-harness/scores.sqlite)")
     group.addoption("--suite-out", default=None, metavar="DIR",
                     help="base output folder (default: ROME_OUT or ./rome-out)")
 
@@ -71,7 +72,7 @@ class SuiteItem(pytest.Item):
         run = _run_for(self.config, self.suite)
         try:
             result = run.result(self.metric, self.check)
-        except ResourceMissingError as exc:  # weights not trained, optional package missing: not a verdict
+        except ResourceMissingError as exc:  # a model, weights or optional package missing: not a verdict
             run.unavailable[self.metric] = str(exc)
             pytest.skip(f"{self.metric}: {exc}")
         self.user_properties.append(("pass_rate", result.pass_rate))

@@ -145,7 +145,7 @@ class SuiteRun:
         self._scores: dict[str, dict[tuple[str, str], float]] = {}
         self._results: dict[tuple[str, str], CheckResult] = {}
         self.timings: dict[str, float] = {}
-        #: metrics left out of this run and why (e.g. weights not trained yet)
+        #: metrics left out of this run and why (e.g. a model or an optional package missing)
         self.unavailable: dict[str, str] = {}
 
     # -- cases ---------------------------------------------------------------------------
