@@ -240,3 +240,19 @@ def test_repair_keeps_a_complete_last_line_that_lacks_its_newline(tmp_path):
     assert repair_incomplete_tail(path) is not None and path.read_bytes() == b""
     path.write_bytes(b'{"id": 1}\n{oops}\n{"id": 3}\n')  # damage inside the file is not a cut: left alone
     assert repair_incomplete_tail(path) is None and path.read_bytes() == b'{"id": 1}\n{oops}\n{"id": 3}\n'
+
+
+@pytest.mark.parametrize("command", ["annotate", "report"])
+def test_other_jsonl_readers_refuse_a_lone_surrogate(tmp_path, capsys, command):
+    """Every command reads JSONL through rome.core.jsonl.read_jsonl, so the same one-line error."""
+    src = tmp_path / "in.jsonl"
+    line = {"id": 1, "hypothesis": "a \\udc80 b", "reference": "x", "references": ["x"], "quality": 3}
+    src.write_text(json.dumps(line).replace("\\\\udc80", "\\udc80") + "\n", encoding="utf-8")
+    if command == "annotate":
+        code = main(["annotate", "--cases", str(src), "--annotator", "a", "--port", "0"])
+    else:
+        code = main(["report", "correlation", "--dataset", str(src), "--metric", "bleu", "--no-cache",
+                     "--out", str(tmp_path / "out")])
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and len(err.splitlines()) == 1
+    assert f"{src}:1: field 'hypothesis' holds a lone surrogate" in err
