@@ -47,20 +47,31 @@ _SUFFIX = re.compile(r"^-[a-z]+$")
 _SPLIT = re.compile(r"[^a-z0-9]+")
 
 
-@functools.lru_cache(maxsize=1)
-def domain_phrases() -> frozenset[tuple[str, ...]]:
-    """Lower-cased word tuples of every Novikova slot value (BAGEL, SFHOTEL, SFREST), plus :data:`SLOT_WORDS`."""
+#: slots whose values are names of things (a venue, a place, an address, a cuisine)
+NAME_SLOTS = frozenset({"name", "near", "area", "address", "addr", "food"})
+
+
+@functools.lru_cache(maxsize=2)
+def slot_value_phrases(names_only: bool = False) -> frozenset[tuple[str, ...]]:
+    """Lower-cased word tuples of the Novikova slot values (BAGEL, SFHOTEL, SFREST); ``names_only``:
+    only the values of :data:`NAME_SLOTS` ("little nepal", "big 4 restaurant", "1686 market street")."""
     from rome.data.novikova import NOVIKOVA_DATASETS, load_rows, parse_mr
 
-    found: set[tuple[str, ...]] = {(w,) for w in SLOT_WORDS}
+    found: set[tuple[str, ...]] = set()
     for dataset in NOVIKOVA_DATASETS:
         for row in load_rows(dataset):
             act = parse_mr(row["mr"])
-            for _, value in act.slots if act else ():
+            for slot, value in act.slots if act else ():
                 words = tuple(w for w in _SPLIT.split(value.lower().replace("_", " ")) if w)
-                if words and value.lower() not in ("dont_care", "none", ""):
+                if words and value.lower() not in ("dont_care", "none", "") and (
+                        not names_only or slot in NAME_SLOTS):
                     found.add(words)
     return frozenset(found)
+
+
+def domain_phrases() -> frozenset[tuple[str, ...]]:
+    """Every slot value plus :data:`SLOT_WORDS`: the words a meaning-keeping swap leaves alone."""
+    return slot_value_phrases() | {(w,) for w in SLOT_WORDS}
 
 
 def _phrase_hits(words: list[str], phrases: Iterable[tuple[str, ...]]) -> set[int]:
@@ -104,13 +115,14 @@ def is_name_like(tok: Token, sentence_initial: bool) -> bool:
 
 
 def protected_tokens(parsed: ParsedText, domain: bool = True) -> set[int]:
-    """Indices of tokens a word swap must leave alone (see the module docstring)."""
+    """Indices of tokens a word swap must leave alone (see the module docstring); ``domain=False``:
+    names only (name-like tokens and the values of :data:`NAME_SLOTS`), for swaps that should change
+    descriptive words such as "cheap" (a price-range value)."""
     starts = sentence_starts(parsed)
     tokens = parsed.tokens
     out = {t.i for t in tokens if is_name_like(t, t.i in starts)}
     for tok in tokens:
         if is_suffix_token(tok.text):
             out.update({tok.i, tok.i - 1} - {-1})
-    if domain:
-        out |= _phrase_hits([t.text for t in tokens], domain_phrases())
-    return out
+    phrases = domain_phrases() if domain else slot_value_phrases(names_only=True)
+    return out | _phrase_hits([t.text for t in tokens], phrases)

@@ -33,6 +33,10 @@ from rome.core.parsing import ParsedText
 OBJECTIVE = {"i": "me", "he": "him", "she": "her", "we": "us", "they": "them", "who": "whom"}
 #: objective -> nominative case, for the old object that becomes the subject
 NOMINATIVE = {"me": "I", "him": "he", "her": "she", "us": "we", "them": "they"}
+#: subjects whose "by"-agent reads awkwardly ("would be recommended by me", "may be reached by you"):
+#: dropped (agentless passive) or skipped, as ``pronoun_agent`` says; he/she name a person and stay
+GENERIC_PRONOUNS = frozenset({"i", "you", "we", "they", "it"})
+PRONOUN_AGENT_CHOICES = ("drop", "skip", "keep")
 BE = {("present", "1s"): "am", ("present", "3s"): "is", ("present", "pl"): "are",
       ("past", "1s"): "was", ("past", "3s"): "was", ("past", "pl"): "were"}
 #: adjunct dependencies the agent may follow; focus adverbs ("too", "also") must stay last
@@ -48,12 +52,18 @@ class PassiveVoice(Perturbation):
 
     kind = "passive"
 
-    def __init__(self, parser: str | None = None) -> None:
-        """``parser``: a spaCy model name (default: the embedded one); its ClearNLP labels drive the rules."""
+    def __init__(self, parser: str | None = None, pronoun_agent: str = "drop") -> None:
+        """``parser``: a spaCy model name (default: the embedded one); its ClearNLP labels drive the rules.
+        ``pronoun_agent``: what becomes of an old subject I/you/we/they/it: ``"drop"`` (agentless passive,
+        "You may reach X at ..." -> "X may be reached at ..."), ``"skip"`` the clause, or ``"keep"``
+        ("... by you")."""
+        if pronoun_agent not in PRONOUN_AGENT_CHOICES:
+            raise ValueError(f"pronoun_agent must be one of {', '.join(PRONOUN_AGENT_CHOICES)}")
         self.parser = require_spacy_labels(parser, self.kind)
+        self.pronoun_agent = pronoun_agent
 
     def describe(self) -> dict:
-        return {"kind": self.kind, "parser": self.parser or "spacy"}
+        return {"kind": self.kind, "parser": self.parser or "spacy", "pronoun_agent": self.pronoun_agent}
 
     def _apply(self, text: str, rng: random.Random) -> Result:
         from rome.core.parsing import get_parser
@@ -62,7 +72,7 @@ class PassiveVoice(Perturbation):
         edits, reasons = [], []
         for root in parsed.roots:
             try:
-                edits.append(rewrite_clause(parsed, find_clause(parsed, root)))
+                edits.append(rewrite_clause(parsed, find_clause(parsed, root), self.pronoun_agent))
             except Skip as skip:
                 reasons.append(str(skip))
         if not edits:
@@ -180,8 +190,13 @@ def adjunct_end(parsed: ParsedText, clause: Clause, after: int) -> int:
     return end
 
 
-def rewrite_clause(parsed: ParsedText, clause: Clause) -> Edit:
-    """One edit replacing "subject ... verb object adjuncts" by "object aux participle adjuncts by subject"."""
+def rewrite_clause(parsed: ParsedText, clause: Clause, pronoun_agent: str = "drop") -> Edit:
+    """One edit replacing "subject ... verb object adjuncts" by "object aux participle adjuncts by subject"
+    (no "by"-phrase for a dropped pronoun agent, see :class:`PassiveVoice`)."""
+    subject = span_text(parsed, *clause.subject).lower()
+    generic = clause.subject[0] == clause.subject[1] and subject in GENERIC_PRONOUNS
+    if generic and pronoun_agent == "skip":
+        raise Skip(f"pronoun subject '{subject}' (its agent would read 'by {OBJECTIVE.get(subject, subject)}')")
     person = agreement(parsed, parsed.tokens[clause.object_head])
     verb_group = with_pre_verb(auxiliary_chain(clause, person), clause) + " " + participle(clause)
     last = clause.object[1]
@@ -193,7 +208,9 @@ def rewrite_clause(parsed: ParsedText, clause: Clause) -> Edit:
     if end > last:
         verb_group += " " + span_text(parsed, last + 1, end)
     initial = clause.subject[0] == clause.sentence[0]
-    new = f"{as_subject(parsed, clause.object, initial)} {verb_group} by {as_agent(parsed, clause.subject, initial)}"
+    new = f"{as_subject(parsed, clause.object, initial)} {verb_group}"
+    if not (generic and pronoun_agent == "drop"):
+        new += f" by {as_agent(parsed, clause.subject, initial)}"
     last_token = parsed.tokens[end]
     if end == clause.sentence[1] and len(last_token.text) > 1 and last_token.text.endswith("."):
         new += "."  # the abbreviation's period also ended the sentence ("at 4 P.M.")
