@@ -38,7 +38,7 @@ DOMAIN_SENSES: dict[tuple[str, str], tuple | None] = {
     ("kind", "n"): ("kind.n.01", ("sort",)),
     ("choose", "v"): ("choose.v.01", ("select",)),
     ("select", "v"): ("choose.v.01", ("choose",)),
-    ("try", "v"): ("try.v.01", ("attempt",)),
+    ("try", "v"): ("try.v.01", ("attempt",), frozenset({"infinitive"})),  # "try to find"; "try X restaurant" is sample
     ("provide", "v"): ("supply.v.01", ("supply",)),
     ("vicinity", "n"): ("vicinity.n.01", ("neighborhood",)),
     # no WordNet synonym of the dialogue sense reads the same:

@@ -74,18 +74,25 @@ def domain_phrases() -> frozenset[tuple[str, ...]]:
     return slot_value_phrases() | {(w,) for w in SLOT_WORDS}
 
 
-def _phrase_hits(words: list[str], phrases: Iterable[tuple[str, ...]]) -> set[int]:
-    """Indices of ``words`` covered by any phrase (case-insensitive, whole words)."""
+def _phrase_ranges(words: list[str], phrases: Iterable[tuple[str, ...]]) -> list[tuple[int, int]]:
+    """``[start, end)`` word ranges where a phrase occurs (case-insensitive, whole words)."""
     by_first: dict[str, list[tuple[str, ...]]] = {}
     for phrase in phrases:
         by_first.setdefault(phrase[0], []).append(phrase)
-    hits: set[int] = set()
     lowered = [w.lower() for w in words]
-    for i, word in enumerate(lowered):
-        for phrase in by_first.get(word, ()):
-            if tuple(lowered[i : i + len(phrase)]) == phrase:
-                hits.update(range(i, i + len(phrase)))
-    return hits
+    return [(i, i + len(phrase)) for i, word in enumerate(lowered) for phrase in by_first.get(word, ())
+            if tuple(lowered[i : i + len(phrase)]) == phrase]
+
+
+def _phrase_hits(words: list[str], phrases: Iterable[tuple[str, ...]]) -> set[int]:
+    """Indices of ``words`` covered by any phrase."""
+    return {i for start, end in _phrase_ranges(words, phrases) for i in range(start, end)}
+
+
+def name_ranges(parsed: ParsedText) -> list[tuple[int, int]]:
+    """Token ranges of the multi-word names of the data (values of :data:`NAME_SLOTS`) in ``parsed``."""
+    phrases = [p for p in slot_value_phrases(names_only=True) if len(p) > 1]
+    return _phrase_ranges([t.text for t in parsed.tokens], phrases)
 
 
 def is_suffix_token(text: str) -> bool:

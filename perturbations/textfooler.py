@@ -122,12 +122,12 @@ def verb_usage(verb: Token, children: list[Token]) -> str:
     deps = {c.dep for c in children}
     if verb.tag == "VBN":
         return "passive"
-    if deps & _OBJECT_DEPS:
-        return "object"
-    if "ccomp" in deps:
+    if "ccomp" in deps:  # "help you find": the clause decides the frame, not the object before it
         return "clause"
     if "xcomp" in deps:
         return "infinitive"
+    if deps & _OBJECT_DEPS:
+        return "object"
     return "intransitive"
 
 
