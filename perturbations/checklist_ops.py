@@ -84,9 +84,9 @@ class Typos(Perturbation):
         return f"typos_{self.slip}"
 
     def _apply(self, text: str, rng: random.Random) -> Result:
-        chars, done = list(text), set()
+        chars, done, allowed = list(text), set(), self._positions(text)  # judged on the original text
         for _ in range(self.n_typos):
-            positions = [j for j in self._positions("".join(chars)) if not {j, j + 1} & done]
+            positions = [j for j in allowed if not {j, j + 1} & done]
             if not positions:
                 break
             j = rng.choice(positions)
