@@ -6,12 +6,11 @@ import logging
 import sys
 from collections import Counter
 
-import numpy as np
 import pytest
 
 from perturbations import _thirdparty
 from perturbations.base import apply_edits
-from perturbations.checklist_ops import Contractions, Typos, _np_seeded
+from perturbations.checklist_ops import Contractions, Typos
 
 #: created at collection, before any test imports textattack (whose dictConfig disables loggers)
 EARLY_LOGGER = logging.getLogger("rome.test.logger.before.textattack")

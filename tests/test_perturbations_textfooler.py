@@ -73,7 +73,7 @@ def test_sense_rules_refuse_other_senses():
 
 def test_domain_senses_are_wordnet_lemmas_of_their_synset():
     wn = wordnet()
-    for (lemma, pos), entry in DOMAIN_SENSES.items():
+    for (lemma, _pos), entry in DOMAIN_SENSES.items():
         if entry is None:
             continue
         synset = wn.synset(entry[0])
