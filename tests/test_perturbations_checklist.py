@@ -10,7 +10,8 @@ import pytest
 
 from perturbations import _thirdparty
 from perturbations.base import apply_edits
-from perturbations.checklist_ops import Contractions, Typos
+from perturbations.checklist_ops import Contractions
+from perturbations.typos import Typos
 
 #: created at collection, before any test imports textattack (whose dictConfig disables loggers)
 EARLY_LOGGER = logging.getLogger("rome.test.logger.before.textattack")
