@@ -69,6 +69,21 @@ def slot_value_phrases(names_only: bool = False) -> frozenset[tuple[str, ...]]:
     return frozenset(found)
 
 
+@functools.lru_cache(maxsize=1)
+def place_phrases() -> frozenset[tuple[str, ...]]:
+    """Lower-cased word tuples of the places of the data: area, near and address values."""
+    from rome.data.novikova import NOVIKOVA_DATASETS, load_rows, parse_mr
+
+    found = set()
+    for dataset in NOVIKOVA_DATASETS:
+        for row in load_rows(dataset):
+            act = parse_mr(row["mr"])
+            for slot, value in act.slots if act else ():
+                if slot in ("area", "near", "address", "addr") and value.lower() not in ("dont_care", "none", "x", ""):
+                    found.add(tuple(w for w in _SPLIT.split(value.lower().replace("_", " ")) if w))
+    return frozenset(found)
+
+
 def domain_phrases() -> frozenset[tuple[str, ...]]:
     """Every slot value plus :data:`SLOT_WORDS`: the words a meaning-keeping swap leaves alone."""
     return slot_value_phrases() | {(w,) for w in SLOT_WORDS}

@@ -26,6 +26,7 @@ NOT_DESCRIPTIVE = frozenset({
     "other", "such", "own", "many", "much", "few", "several", "more", "most", "less", "least", "only",
     "various", "certain", "else", "enough", "next", "last", "first", "second", "third", "whole", "same",
     "very", "sorry", "able", "due", "further", "former", "latter", "main", "particular", "specific",
+    "total",  # "182 total hotels" is a count, not a description (-> "entire", "fractional")
 })
 #: positional and preposition-like adjectives: in the shipped data they mostly belong to place names
 #: ("outer richmond", "lower haight", "alamo square") or head a preposition ("near X", "close to X"),
