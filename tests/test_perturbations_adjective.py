@@ -16,7 +16,8 @@ TABLE = [
     ("The rooms are large.", "The rooms are big.", "The rooms are small."),
     ("It is a small hotel.", "It is a little hotel.", "It is a large hotel."),
     ("This is the biggest hotel in town.", "This is the largest hotel in town.", "This is the littlest hotel in town."),
-    ("red victorian is a pricey hotel", "red victorian is a costly hotel", "red victorian is a cheap hotel"),
+    # "costly"'s main sense is another ("entailing great loss"): no synonym since issue #9
+    ("red victorian is a pricey hotel", None, "red victorian is a cheap hotel"),
     ("Cheap food here.", "Inexpensive food here.", "Expensive food here."),
     ("It is a little hotel.", "It is a small hotel.", "It is a big hotel."),
     ("It has an expensive menu.", None, "It has a cheap menu."),

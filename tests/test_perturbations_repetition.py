@@ -17,7 +17,7 @@ TABLE = [
     ({"min_repeats": 2, "max_repeats": 2}, "the tesla.", "the tesla tesla tesla."),
     ({"min_repeats": 1, "max_repeats": 1}, "It is cheap!", "It is cheap cheap!"),
     ({"min_repeats": 2, "max_repeats": 2}, "NASA is it", "NASA NASA NASA is it"),
-    ({"min_repeats": 3, "max_repeats": 3}, "Is it X ?", "Is it X X X X ?"),
+    ({"min_repeats": 3, "max_repeats": 3}, "Is it X ?", "Is it it it it X ?"),  # the placeholder X is no word
     ({"min_repeats": 2, "max_repeats": 2}, "the a an", None),  # only stop words: any of them, repeated
     ({"min_repeats": 1, "max_repeats": 1}, "Café", "Café café"),
 ]
