@@ -16,6 +16,7 @@ import functools
 import random
 
 from perturbations._clause import require_spacy_labels
+from perturbations._protected import protected_tokens
 from perturbations.base import Edit, Perturbation, Result, Variant, apply_edits
 from rome.core.parsing import ParsedText, Token
 
@@ -25,6 +26,7 @@ NOT_DESCRIPTIVE = frozenset({
     "other", "such", "own", "many", "much", "few", "several", "more", "most", "less", "least", "only",
     "various", "certain", "else", "enough", "next", "last", "first", "second", "third", "whole", "same",
     "very", "sorry", "able", "due", "further", "former", "latter", "main", "particular", "specific",
+    "total",  # "182 total hotels" is a count, not a description (-> "entire", "fractional")
 })
 #: positional and preposition-like adjectives: in the shipped data they mostly belong to place names
 #: ("outer richmond", "lower haight", "alamo square") or head a preposition ("near X", "close to X"),
@@ -43,31 +45,39 @@ class AdjectiveSwap(Perturbation):
 
     kind = "adjective"
 
-    def __init__(self, parser: str | None = None, min_sense_share: float = 0.25, top_k: int = 1) -> None:
+    def __init__(self, parser: str | None = None, min_sense_share: float = 0.25, top_k: int = 1,
+                 require_both: bool = False) -> None:
         """``min_sense_share``: a sense is used only if its count is at least this share of the top sense's;
-        ``top_k``: the seed picks among this many of the most frequent candidates (1 = always the top one)."""
+        ``top_k``: the seed picks among this many of the most frequent candidates (1 = always the top one);
+        ``require_both``: only adjectives with a synonym *and* an antonym, so a suite gets as many
+        invariant (synonym) as decrease (antonym) cases."""
         self.parser = require_spacy_labels(parser, self.kind)
         self.min_sense_share = min_sense_share
         self.top_k = max(1, int(top_k))
+        self.require_both = require_both
 
     def describe(self) -> dict:
         return {"kind": self.kind, "parser": self.parser or "spacy", "min_sense_share": self.min_sense_share,
-                "top_k": self.top_k, "lexicon": "wordnet-3.0"}
+                "top_k": self.top_k, "lexicon": "wordnet-3.0", "require_both": self.require_both}
 
     def _apply(self, text: str, rng: random.Random) -> Result:
         from rome.core.parsing import get_parser
 
         parsed = get_parser(self.parser).parse_one(text)
+        names = protected_tokens(parsed, domain=False)
         options = []
         for tok in parsed.tokens:
-            if not is_candidate(parsed, tok):
+            if tok.i in names or not is_candidate(parsed, tok):
                 continue
             syn = self._pick(synonyms(tok.lemma.lower(), self.min_sense_share), tok, rng)
             ant = self._pick(antonyms(tok.lemma.lower(), self.min_sense_share), tok, rng)
             if syn or ant:
                 options.append((tok, syn, ant))
+        if self.require_both:
+            options = [o for o in options if o[1] and o[2]]
         if not options:
-            return Result.skip(text, "no adjective with a WordNet synonym or antonym")
+            return Result.skip(text, "no adjective with a WordNet synonym" + (" and " if self.require_both else " or ")
+                               + "antonym (names kept)")
         both = [o for o in options if o[1] and o[2]]
         tok, syn, ant = rng.choice(both or options)
         variants = []
@@ -143,11 +153,12 @@ def synonyms(word: str, min_share: float = 0.25) -> tuple[str, ...]:
     """Single-word synonyms of ``word`` in its most used sense, most frequent first.
 
     A synonym must be attested in that sense (WordNet count >= 1): unattested lemmas are where
-    WordNet's synonymy is loosest ("open" -> "unfastened"), and the sense must be a dominant
-    sense of the synonym too ("open" -/-> "exposed", whose main sense is another)."""
+    WordNet's synonymy is loosest ("open" -> "unfastened"), and the sense must be the most used
+    sense of the synonym too ("open" -/-> "exposed", "ethnic" -/-> "cultural", "delicious" -/->
+    "delightful", "wonderful" -/-> "tremendous": each one's main sense is another)."""
     for synset in dominant_senses(word, min_share)[:1]:
         found = [lemma for lemma in _single_words(synset.lemmas(), word, min_count=1)
-                 if synset in dominant_senses(lemma.name().lower(), min_share)]
+                 if dominant_senses(lemma.name().lower(), min_share)[:1] == (synset,)]
         if found:
             return _by_frequency(found)
     return ()

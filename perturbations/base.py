@@ -76,6 +76,11 @@ class Perturbation(abc.ABC):
         """Settings that change the output (pinned into suite outputs, like a metric signature)."""
         return {"kind": self.kind}
 
+    def card_name(self) -> str:
+        """The validity card judging this perturbation (``perturbations/cards/<name>.jsonl``); a kind
+        with sub-kinds of different validity (typo slips) names one card per sub-kind."""
+        return self.kind
+
 
 def apply_edits(text: str, edits: list[Edit]) -> str:
     """Apply non-overlapping character edits to ``text``."""

@@ -1,15 +1,13 @@
-"""CheckList's typo and contraction perturbations (Ribeiro et al., 2020), seeded and with edits.
+"""CheckList's contraction perturbation (Ribeiro et al., 2020), seeded and with edits.
 
-* :class:`Typos`: ``Perturb.add_typos`` swaps neighbouring characters. A typo damages the form, so
-  the variant expects the score to ``decrease`` (CheckList uses it as an INV test for classifiers,
-  where the label should not change; a metric comparing with a clean reference should notice).
+(CheckList's typos live in :mod:`perturbations.typos`, as two kinds of slip.)
+
 * :class:`Contractions`: ``Perturb.contractions`` expands ("isn't" -> "is not") and contracts
   ("is not" -> "isn't"); meaning and grammar are kept: ``invariant``.
 
 CheckList draws from NumPy's global generator; we seed it from our generator and restore its state,
-so the caller's NumPy randomness is untouched. Without checklist, the typo algorithm (the same
-neighbour swap) runs in pure Python, and contractions use a short table of common forms
-(:data:`_FALLBACK_CONTRACTIONS`): what is lost is CheckList's full 70-entry map.
+so the caller's NumPy randomness is untouched. Without checklist, contractions use a short table of
+common forms (:data:`_FALLBACK_CONTRACTIONS`): what is lost is CheckList's full 70-entry map.
 """
 
 from __future__ import annotations
@@ -49,42 +47,6 @@ def _np_seeded(seed: int, fn, *args, **kwargs):
         return fn(*args, **kwargs)
     finally:
         np.random.set_state(state)
-
-
-class Typos(Perturbation):
-    """``n_typos`` swaps of neighbouring characters (CheckList ``Perturb.add_typos``)."""
-
-    kind = "typos"
-    max_tries = 10
-
-    def __init__(self, n_typos: int = 1, use_checklist: bool | None = None) -> None:
-        if n_typos < 1:
-            raise ValueError("n_typos must be at least 1")
-        self.n_typos = n_typos
-        self.use_checklist = use_checklist
-
-    def describe(self) -> dict:
-        return {"kind": self.kind, "n_typos": self.n_typos, "backend": _backend(self.use_checklist)}
-
-    def _apply(self, text: str, rng: random.Random) -> Result:
-        if len(text) < 2:
-            return Result.skip(text, "text too short for a character swap")
-        backend = _backend(self.use_checklist)
-        for _ in range(self.max_tries):  # a swap of two equal characters changes nothing: retry
-            changed = self._swap(text, rng, backend)
-            if changed != text:
-                meta = {"backend": backend, "n_typos": self.n_typos}
-                return Result(text, (Variant(changed, self.kind, "decrease", diff_edits(text, changed), meta),))
-        return Result.skip(text, "every character swap left the text unchanged")
-
-    def _swap(self, text: str, rng: random.Random, backend: str) -> str:
-        if backend == "checklist":
-            perturb = _thirdparty.checklist_perturb()
-            return _np_seeded(rng.randrange(2**32), perturb.add_typos, text, typos=self.n_typos)
-        chars = list(text)
-        for i in [rng.randrange(len(chars) - 1) for _ in range(self.n_typos)]:
-            chars[i], chars[i + 1] = chars[i + 1], chars[i]
-        return "".join(chars)
 
 
 class Contractions(Perturbation):

@@ -15,6 +15,8 @@ reference that still names the original entity, so the meaning differs and the s
 fluency score, which a name swap should not move), and is recorded in the variant.
 
 Without checklist only the dataset pool is used (the lexicon fall-back is lost); say so in ``meta``.
+A PERSON entity that is a place of the data ("martin luther king square") is left alone: replacing it
+with a person's name would put a person where a place belongs.
 """
 
 from __future__ import annotations
@@ -136,6 +138,8 @@ class EntityReplacement(Perturbation):
             start = parsed.tokens[ent.start].idx
             last = parsed.tokens[ent.end - 1]
             old = text[start : last.idx + len(last.text)]
+            if ent.label == "PERSON" and is_place_name(old):
+                continue  # "martin luther king square" is an area: a person's name there is the wrong type
             choice = mapping.get(old) or self._replacement(ent.label, old, parsed.tokens[ent.start : ent.end], rng, in_text)
             if choice is None:
                 continue
@@ -165,6 +169,14 @@ class EntityReplacement(Perturbation):
             if new and new.casefold() not in taken and new.casefold() != old.strip().casefold():
                 return new, "checklist"
         return None
+
+
+def is_place_name(text: str) -> bool:
+    """Whether ``text`` is a place of the data (a Novikova area, near or address value): spaCy tags the
+    lower-cased "martin luther king square" PERSON, and CheckList would put a person's name there."""
+    from perturbations._protected import place_phrases
+
+    return tuple(text.lower().split()) in place_phrases()
 
 
 def _checklist_replacement(label: str, tokens: Sequence, seed: int) -> str | None:

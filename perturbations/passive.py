@@ -33,6 +33,13 @@ from rome.core.parsing import ParsedText
 OBJECTIVE = {"i": "me", "he": "him", "she": "her", "we": "us", "they": "them", "who": "whom"}
 #: objective -> nominative case, for the old object that becomes the subject
 NOMINATIVE = {"me": "I", "him": "he", "her": "she", "us": "we", "them": "they"}
+#: subjects whose "by"-agent reads awkwardly ("may be reached by you"): with ``pronoun_agent="drop"``
+#: the passive has no agent ("X may be reached at ..."); he/she name a person and stay
+GENERIC_PRONOUNS = frozenset({"you", "they", "it"})
+#: "I would suggest X": neither "X would be suggested by me" nor "X would be suggested" reads well
+#: (measured on the validity card, docs/validity.md), so with "drop" these clauses are skipped
+FIRST_PERSON = frozenset({"i", "we"})
+PRONOUN_AGENT_CHOICES = ("drop", "skip", "keep")
 BE = {("present", "1s"): "am", ("present", "3s"): "is", ("present", "pl"): "are",
       ("past", "1s"): "was", ("past", "3s"): "was", ("past", "pl"): "were"}
 #: adjunct dependencies the agent may follow; focus adverbs ("too", "also") must stay last
@@ -48,12 +55,18 @@ class PassiveVoice(Perturbation):
 
     kind = "passive"
 
-    def __init__(self, parser: str | None = None) -> None:
-        """``parser``: a spaCy model name (default: the embedded one); its ClearNLP labels drive the rules."""
+    def __init__(self, parser: str | None = None, pronoun_agent: str = "drop") -> None:
+        """``parser``: a spaCy model name (default: the embedded one); its ClearNLP labels drive the rules.
+        ``pronoun_agent``: what becomes of an old subject you/they/it: ``"drop"`` (agentless passive,
+        "You may reach X at ..." -> "X may be reached at ..."; I/we clauses are skipped), ``"skip"``
+        every pronoun clause, or ``"keep"`` ("... by you", "... by me")."""
+        if pronoun_agent not in PRONOUN_AGENT_CHOICES:
+            raise ValueError(f"pronoun_agent must be one of {', '.join(PRONOUN_AGENT_CHOICES)}")
         self.parser = require_spacy_labels(parser, self.kind)
+        self.pronoun_agent = pronoun_agent
 
     def describe(self) -> dict:
-        return {"kind": self.kind, "parser": self.parser or "spacy"}
+        return {"kind": self.kind, "parser": self.parser or "spacy", "pronoun_agent": self.pronoun_agent}
 
     def _apply(self, text: str, rng: random.Random) -> Result:
         from rome.core.parsing import get_parser
@@ -62,7 +75,7 @@ class PassiveVoice(Perturbation):
         edits, reasons = [], []
         for root in parsed.roots:
             try:
-                edits.append(rewrite_clause(parsed, find_clause(parsed, root)))
+                edits.append(rewrite_clause(parsed, find_clause(parsed, root), self.pronoun_agent))
             except Skip as skip:
                 reasons.append(str(skip))
         if not edits:
@@ -180,8 +193,28 @@ def adjunct_end(parsed: ParsedText, clause: Clause, after: int) -> int:
     return end
 
 
-def rewrite_clause(parsed: ParsedText, clause: Clause) -> Edit:
-    """One edit replacing "subject ... verb object adjuncts" by "object aux participle adjuncts by subject"."""
+def check_names_whole(parsed: ParsedText, clause: Clause) -> None:
+    """A name of the data ("holiday inn golden gateway hotel") must not be cut by the moved phrases:
+    spaCy sometimes parses part of a lower-cased name as the verb's subject or object."""
+    from perturbations._protected import name_ranges
+
+    for start, end in name_ranges(parsed):
+        for first, last in (clause.subject, clause.object):
+            inside = [first <= i <= last for i in range(start, end)]
+            if any(inside) and not all(inside):
+                raise Skip("a name would be split by the rewrite")
+
+
+def rewrite_clause(parsed: ParsedText, clause: Clause, pronoun_agent: str = "drop") -> Edit:
+    """One edit replacing "subject ... verb object adjuncts" by "object aux participle adjuncts by subject"
+    (no "by"-phrase for a dropped pronoun agent, see :class:`PassiveVoice`)."""
+    subject = span_text(parsed, *clause.subject).lower()
+    pronoun = clause.subject[0] == clause.subject[1] and subject in GENERIC_PRONOUNS | FIRST_PERSON
+    first_person = pronoun and subject in FIRST_PERSON
+    if pronoun and (pronoun_agent == "skip" or (pronoun_agent == "drop" and first_person)):
+        raise Skip(f"pronoun subject '{subject}' (its agent would read 'by {OBJECTIVE.get(subject, subject)}')")
+    check_names_whole(parsed, clause)
+    generic = pronoun and not first_person
     person = agreement(parsed, parsed.tokens[clause.object_head])
     verb_group = with_pre_verb(auxiliary_chain(clause, person), clause) + " " + participle(clause)
     last = clause.object[1]
@@ -193,7 +226,9 @@ def rewrite_clause(parsed: ParsedText, clause: Clause) -> Edit:
     if end > last:
         verb_group += " " + span_text(parsed, last + 1, end)
     initial = clause.subject[0] == clause.sentence[0]
-    new = f"{as_subject(parsed, clause.object, initial)} {verb_group} by {as_agent(parsed, clause.subject, initial)}"
+    new = f"{as_subject(parsed, clause.object, initial)} {verb_group}"
+    if not (generic and pronoun_agent == "drop"):
+        new += f" by {as_agent(parsed, clause.subject, initial)}"
     last_token = parsed.tokens[end]
     if end == clause.sentence[1] and len(last_token.text) > 1 and last_token.text.endswith("."):
         new += "."  # the abbreviation's period also ended the sentence ("at 4 P.M.")

@@ -6,6 +6,8 @@ replaced once), applied greedily one position at a time; the positions are drawn
 generator (TextAttack's greedy search ranks positions with a victim model's score, and a metric
 test has no victim model). "x is a cheap restaurant near y" -> "x is a cheap restaurant AAA AAA".
 Replacing several words yields repeated tokens, the form damage the paper tests: ``decrease``.
+Split suffixes and clitics of the tokenised data ("hotel -s", "moderate -ly", "hotel 's") and the
+delexicalised placeholder ``X`` are not words and are never replaced ("hotel -AAA" is no word swap).
 
 Without textattack the same choice runs in pure Python (regex words, the same NLTK stop-word list);
 what is lost is only TextAttack's own tokenisation (``words_from_text``).
@@ -19,6 +21,9 @@ import random
 from perturbations import _thirdparty
 from perturbations._text import WORD_RE, word_spans
 from perturbations.base import Edit, Perturbation, Result, Variant, apply_edits
+
+#: BAGEL's delexicalised name/place token: not a word of the sentence, never replaced
+PLACEHOLDER = "X"
 
 
 @functools.lru_cache(maxsize=1)
@@ -100,15 +105,18 @@ class RandomWordReplacement(Perturbation):
             meta["note"] = f"only {len(chosen)} replaceable word(s), {self.n_words} requested"
         return Result(text, (Variant(apply_edits(text, edits), self.kind, "decrease", tuple(edits), meta),))
 
-    def _replaceable(self, words: list[str], done: set[int]) -> list[int]:
+    def _replaceable(self, words: list[str], done: set[int], text: str = "") -> list[int]:
+        """Indices of words that may be replaced: no stop word, no token, no split suffix, no placeholder."""
+        suffixes = _suffix_indices(text, words) if text else set()
         return [i for i, w in enumerate(words)
-                if i not in done and w.lower() not in self.stopwords and w != self.token]
+                if i not in done and w.lower() not in self.stopwords and w != self.token
+                and w != PLACEHOLDER and i not in suffixes]
 
     def _choose_python(self, text: str, rng: random.Random) -> tuple[list[str], list[int]]:
         words = WORD_RE.findall(text)
         chosen: list[int] = []
         for _ in range(self.n_words):
-            candidates = self._replaceable(words, set(chosen))
+            candidates = self._replaceable(words, set(chosen), text)
             if not candidates:
                 break
             chosen.append(rng.choice(candidates))
@@ -126,7 +134,7 @@ class RandomWordReplacement(Perturbation):
         words = list(current.words)
         chosen: list[int] = []
         for _ in range(self.n_words):
-            allowed = set(self._replaceable(words, set(chosen)))
+            allowed = set(self._replaceable(words, set(chosen), text))
             for constraint in constraints:
                 allowed &= constraint(current, swap)
             if not allowed:
@@ -141,6 +149,20 @@ class RandomWordReplacement(Perturbation):
 
     def _lowercase_and_title(self) -> set[str]:
         return cased_variants(self.stopwords)
+
+
+def _suffix_indices(text: str, words: list[str]) -> set[int]:
+    """Words that are split suffixes or clitics, not words: the data's "hotel -s", "moderate -ly",
+    "hotel 's" (a word glued after "-" or an apostrophe that follows a space or starts the text)."""
+    try:
+        spans = word_spans(text, words)
+    except ValueError:
+        return set()
+    out = set()
+    for i, (start, _) in enumerate(spans):
+        if start > 0 and text[start - 1] in "-'’" and (start == 1 or text[start - 2].isspace()):
+            out.add(i)
+    return out
 
 
 def cased_variants(words: frozenset[str]) -> set[str]:

@@ -3,7 +3,8 @@
 Degenerate generators repeat themselves; a robust metric must score such output lower
 (``decrease``). Words are found with a regular expression rather than the parser so the
 perturbation is cheap and works on any text; content words are preferred over stop words
-(scikit-learn's English list), since "the the the" is a different, easier failure.
+(scikit-learn's English list), since "the the the" is a different, easier failure. Split
+suffixes ("hotel -s s s s") and the placeholder ``X`` are not words and are never repeated.
 """
 
 from __future__ import annotations
@@ -14,6 +15,17 @@ import re
 from perturbations.base import Edit, Perturbation, Result, Variant, apply_edits
 
 WORD = re.compile(r"\w+(?:['\u2019-]\w+)*")
+
+
+#: BAGEL's delexicalised name/place token: repeating it repeats no word of the sentence
+PLACEHOLDER = "X"
+
+
+def is_word(text: str, match: re.Match) -> bool:
+    """Not a split suffix or clitic of the tokenised data ("hotel -s", "hotel 's") and not ``X``."""
+    start = match.start()
+    glued = start > 0 and text[start - 1] in "-'\u2019" and (start == 1 or text[start - 2].isspace())
+    return not glued and match.group() != PLACEHOLDER
 
 
 class Repetition(Perturbation):
@@ -33,7 +45,7 @@ class Repetition(Perturbation):
                 "max_phrase_words": self.max_phrase_words}
 
     def _apply(self, text: str, rng: random.Random) -> Result:
-        words = list(WORD.finditer(text))
+        words = [m for m in WORD.finditer(text) if is_word(text, m)]
         if not words:
             return Result.skip(text, "no word to repeat")
         from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS

@@ -2,7 +2,9 @@
 
 Reads ``<source>/<suite>/summary.json`` and ``cases.jsonl`` as written by
 ``suites.harness.outputs`` (rows: each suite's checks; columns: metrics; cells: pass rate and
-mean score change). With human annotations of the perturbed cases (JSONL keyed by
+mean score change), with the validity of the perturbation behind each row (its judged card,
+:mod:`reports.validity`): rows below 0.85 are marked uninformative, and RoMe cells whose damage family
+is among its scorer's training negatives carry a dagger. With human annotations of the perturbed cases (JSONL keyed by
 ``case_id`` with fluency, semantics, grammar on 1-3, several lines per case averaged), adds
 each metric's Spearman ρ with each criterion over the annotated cases, per suite and pooled.
 """
@@ -21,6 +23,7 @@ import numpy as np
 from reports import plots
 from reports.stats import coefficient
 from reports.tables import Table, fmt, provenance, write_all
+from reports.validity import INFORMATIVE, UNMEASURED, CardStatus, card_statuses
 from rome.core.errors import InputError
 from rome.core.jsonl import read_jsonl
 from rome.core.paths import output_dir
@@ -52,6 +55,8 @@ class RobustnessReport:
     suites: list[SuiteOutput]
     annotations: dict[str, dict[str, float]] = field(default_factory=dict)
     annotation_source: str = ""
+    #: validity cards (default: the shipped ones, ``perturbations/cards``)
+    cards_dir: Path | None = None
 
     @property
     def metrics(self) -> list[str]:
@@ -125,8 +130,9 @@ def load_annotations(path: Path) -> dict[str, dict[str, float]]:
     return {case: {c: float(np.mean(v)) for c, v in crits.items()} for case, crits in collected.items()}
 
 
-def build_report(source: Path, suites: list[str] | None = None, annotations: Path | None = None) -> RobustnessReport:
-    report = RobustnessReport(Path(source), load_suites(Path(source), suites))
+def build_report(source: Path, suites: list[str] | None = None, annotations: Path | None = None,
+                 cards_dir: Path | None = None) -> RobustnessReport:
+    report = RobustnessReport(Path(source), load_suites(Path(source), suites), cards_dir=cards_dir)
     if annotations is not None:
         report.annotations = load_annotations(annotations)
         report.annotation_source = str(annotations)
@@ -159,22 +165,71 @@ def provenance_notes(report: RobustnessReport) -> list[str]:
     return notes
 
 
+TRAINED_MARK = "†"
+TRAINED_NOTE = f"{TRAINED_MARK} RoMe's scorer was trained on this family of damage (the metric's training negatives)"
+
+
+def row_validity(suite: SuiteOutput, check: str, cards_dir: Path | None = None) -> CardStatus | None:
+    """The validity of the perturbation behind one row: its card's status for the check's expectation
+    (``None`` for checks without one: fixed minimum-functionality pairs)."""
+    expectations = suite.summary.get("check_expectations")
+    expectation = expectations.get(check) if expectations else _expectation_of(suite, check)
+    if expectation is None:
+        return None
+    recorded = suite.summary.get("validity") or {}
+    card = recorded.get("card") or suite.summary.get("perturbation", {}).get("kind")
+    if not card:
+        return CardStatus("?", expectation, UNMEASURED)
+    status = card_statuses(card, recorded.get("fingerprint"), cards_dir).get(expectation)
+    return status or CardStatus(card, expectation, UNMEASURED)
+
+
+def _expectation_of(suite: SuiteOutput, check: str) -> str | None:
+    """Outputs written before ``check_expectations`` existed: the expectation of the cases the check judged."""
+    judged = {c.get("expectation") for c in suite.cases
+              if any(check in per_metric for per_metric in c.get("checks", {}).values())}
+    return next(iter(judged)) if len(judged) == 1 else None
+
+
+def validity_cell(status: CardStatus | None) -> str:
+    if status is None:
+        return "–"
+    cell = status.cell()
+    return cell + (" **uninformative**" if status.informative is False else "")
+
+
+def _trained_on(suite: SuiteOutput, metric: str) -> bool:
+    kind = suite.summary.get("perturbation", {}).get("kind")
+    return bool(kind) and kind in suite.summary.get("trained_on_families", {}).get(metric, [])
+
+
 def checks_table(report: RobustnessReport) -> Table:
     metrics = report.metrics
-    rows = []
+    rows, flagged = [], False
     for suite in report.suites:
         checks = list(dict.fromkeys(c for m in suite.metrics for c in suite.summary["checks"][m]))
         for check in checks:
             per_metric = [suite.summary["checks"].get(m, {}).get(check) for m in metrics]
             n = max((s.get("n") or 0 for s in per_metric if s), default=0)
-            rows.append([suite.name, check, str(n), *(_check_cell(s) for s in per_metric)])
+            status = row_validity(suite, check, report.cards_dir)
+            cells = []
+            for metric, stats in zip(metrics, per_metric):
+                mark = status is not None and _trained_on(suite, metric)
+                flagged |= mark
+                cells.append(_check_cell(stats) + (f" {TRAINED_MARK}" if mark else ""))
+            rows.append([suite.name, check, str(n), validity_cell(status), *cells])
     requirements = {f"{s.name}/{check}: {stats['requirement']}" for s in report.suites
                     for checks in s.summary["checks"].values() for check, stats in checks.items()
                     if isinstance(stats, dict) and stats.get("requirement")}
     notes = ["Cells: pass rate of the check (mean score change variant − original, in the metric's own units)",
+             f"Validity: share of the perturbation's variants a careful reader judged to do what the check "
+             f"expects (validity card, Wilson 95 % interval, n; `rome validity`); below {INFORMATIVE:.2f} the row is "
+             "**uninformative**: failures there say more about the perturbation than about the metrics; "
+             "STALE: the card was judged under other perturbation code; UNMEASURED: no card",
+             *([TRAINED_NOTE] if flagged else []),
              *(f"Check {r}" for r in sorted(requirements)), *provenance_notes(report)]
-    return Table("Robustness checks per perturbation (RoMe Table 7 layout)", ["perturbation", "check", "n", *metrics],
-                 rows, notes, label="checks")
+    return Table("Robustness checks per perturbation (RoMe Table 7 layout)",
+                 ["perturbation", "check", "n", "validity", *metrics], rows, notes, label="checks")
 
 
 def ratings_of(report: RobustnessReport, case: dict[str, Any]) -> dict[str, float] | None:

@@ -21,6 +21,7 @@ for suite in $suites; do
   "$ROME" suite "$suite" --n "$N" || rc=$?
   [ "$rc" -le 1 ] || exit "$rc"
 done
+"$ROME" validity > "$OUT/validity.md"  # each perturbation's judged validity (docs/validity.md)
 "$ROME" report robustness --from "$OUT" --out "$OUT/robustness"
 # one side-by-side BAGEL/SFHOTEL table (RoMe Table 1 layout) plus each dataset's full report
 "$ROME" report correlation --dataset bagel --dataset sfhotel --out "$OUT/correlation"

@@ -1,7 +1,8 @@
 """Case 2 of the RoMe paper (section 4.6): an adjective replaced by a synonym and by an antonym.
 
-Two variants per sentence ("different" -> "unlike" / "same"): the synonym keeps meaning
-(invariant), the antonym reverses it (the score should drop).
+Two variants per sentence ("cheap" -> "inexpensive" / "expensive"): the synonym keeps meaning
+(invariant), the antonym reverses it (the score should drop). Only adjectives that have both are
+used (``require_both``), so the synonym and antonym rows have the same number of cases.
 """
 
 from suites.harness import ALL, Decrease, Invariant, Novikova, Perturb, Suite
@@ -10,7 +11,7 @@ SUITE = Suite(
     name="adjective_replacement",
     description="Adjectives of a human paraphrase replaced by a WordNet synonym and by an antonym.",
     data=Novikova(datasets=("bagel", "sfhotel", "sfrest"), n=200, seed=0, pairing="paraphrase"),
-    perturbation=Perturb("adjective"),
+    perturbation=Perturb("adjective", {"require_both": True}),
     variants_per_text=2,
     metrics=ALL,
     checks=[

@@ -16,7 +16,8 @@ TABLE = [
     ("The rooms are large.", "The rooms are big.", "The rooms are small."),
     ("It is a small hotel.", "It is a little hotel.", "It is a large hotel."),
     ("This is the biggest hotel in town.", "This is the largest hotel in town.", "This is the littlest hotel in town."),
-    ("red victorian is a pricey hotel", "red victorian is a costly hotel", "red victorian is a cheap hotel"),
+    # "costly"'s main sense is another ("entailing great loss"): no synonym since issue #9
+    ("red victorian is a pricey hotel", None, "red victorian is a cheap hotel"),
     ("Cheap food here.", "Inexpensive food here.", "Expensive food here."),
     ("It is a little hotel.", "It is a small hotel.", "It is a big hotel."),
     ("It has an expensive menu.", None, "It has a cheap menu."),
@@ -105,3 +106,30 @@ def test_swaps_keep_the_token_count(swap, sentence, seed):
         assert len(changed.tokens) == len(original.tokens)
         assert len(variant.edits) in (1, 2)
     assert [v.text for v in swap.apply(sentence, seed).variants] == [v.text for v in result.variants]
+
+
+#: NL-Augmenter style: (text, require_both) -> the swapped adjective, or None when nothing may be swapped
+NAME_TABLE = [
+    ("Little nepal is a cheap restaurant .", False, "cheap"),  # "little" belongs to the name
+    ("The big 4 restaurant is expensive .", False, "expensive"),
+    ("There is a little hotel near little italy .", False, "little"),  # the first "little" is an adjective
+    ("There is no hotel in little italy .", False, None),  # the only adjective is part of a name
+    ("Darbar restaurant is pricey .", True, None),  # pricey has an antonym but no main-sense synonym
+    ("X is a cheap restaurant .", True, "cheap"),
+]
+
+
+@pytest.mark.parametrize("text,both,word", NAME_TABLE)
+def test_name_parts_are_kept_and_both_can_be_required(text, both, word):
+    result = AdjectiveSwap(require_both=both).apply(text, 0)
+    if word is None:
+        assert not result.variants and result.skipped
+        return
+    assert {v.meta["word"] for v in result.variants} == {word}
+    if both:
+        assert sorted(v.meta["relation"] for v in result.variants) == ["antonym", "synonym"]
+
+
+@pytest.mark.parametrize("word", ["ethnic", "wonderful", "pricey"])
+def test_synonyms_must_have_the_sense_as_their_main_one(word):
+    assert not {"cultural", "tremendous", "costly"} & set(synonyms(word))

@@ -6,13 +6,13 @@ import logging
 import sys
 from collections import Counter
 
-import numpy as np
 import pytest
 from require_extras import missing
 
 from perturbations import _thirdparty
 from perturbations.base import apply_edits
-from perturbations.checklist_ops import Contractions, Typos, _np_seeded
+from perturbations.checklist_ops import Contractions
+from perturbations.typos import Typos
 
 #: created at collection, before any test imports textattack (whose dictConfig disables loggers)
 EARLY_LOGGER = logging.getLogger("rome.test.logger.before.textattack")
@@ -60,46 +60,56 @@ def test_no_contraction_is_skipped(backend):
     assert not result.variants and "contraction" in result.skipped
 
 
-def test_typos_are_checklists_add_typos_under_the_seed():
-    perturb = need_checklist()
-    text = "The Eagle is a cheap coffee shop near Burger King."
-    import random
-
-    for seed in range(5):
-        variant = Typos().apply(text, seed).variants[0]
-        expected = _np_seeded(random.Random(seed).randrange(2**32), perturb.add_typos, text, typos=1)
-        assert variant.text == expected and variant.meta["backend"] == "checklist"
+#: NL-Augmenter style: (text, slip, seed) -> expected variant
+TYPO_TABLE = [
+    ("The phone number of hotel X is 4152257377 .", "in_word", 0, "The phone number of ohtel X is 4152257377 ."),
+    ("The phone number of hotel X is 4152257377 .", "in_word", 2, "Teh phone number of hotel X is 4152257377 ."),
+    ("The phone number of hotel X is 4152257377 .", "space", 0, "The phone number o fhotel X is 4152257377 ."),
+    ("The phone number of hotel X is 4152257377 .", "space", 2, "Th ephone number of hotel X is 4152257377 ."),
+]
 
 
-@pytest.mark.parametrize("backend", [None, False])
+@pytest.mark.parametrize("text,slip,seed,expected", TYPO_TABLE)
+def test_typo_table(text, slip, seed, expected):
+    (variant,) = Typos(slip=slip).apply(text, seed).variants
+    assert variant.text == expected and variant.expectation == "decrease" and variant.meta["slip"] == slip
+
+
 @pytest.mark.parametrize("n_typos", [1, 3])
-def test_typos_are_neighbour_swaps(backend, n_typos):
-    if backend is None:
-        need_checklist()
-    p = Typos(n_typos=n_typos, use_checklist=backend)
-    text = "There are no restaurants that serve Italian food in this area."
-    for seed in range(10):
+@pytest.mark.parametrize("slip", ["in_word", "space"])
+def test_typos_are_neighbour_swaps_of_their_kind(slip, n_typos):
+    p = Typos(n_typos=n_typos, slip=slip)
+    text = "There are 182 restaurants near X that serve Italian food , call 4152257377 ."
+    for seed in range(20):
         (variant,) = p.apply(text, seed).variants
-        assert variant.expectation == "decrease"
         assert len(variant.text) == len(text) and Counter(variant.text) == Counter(text)
         differing = [i for i, (a, b) in enumerate(zip(text, variant.text)) if a != b]
         assert 2 <= len(differing) <= 2 * n_typos
+        assert all(not text[i].isdigit() and text[i] != "X" for i in differing)  # digits and X untouched
+        if slip == "in_word":
+            assert all(text[i].isalpha() for i in differing)
+            assert variant.text.split() != text.split() and len(variant.text.split()) == len(text.split())
+        else:
+            assert any(text[i] == " " for i in differing)
         assert apply_edits(text, list(variant.edits)) == variant.text
         assert p.apply(text, seed) == p.apply(text, seed)
 
 
-def test_typos_leave_numpy_state_alone():
-    need_checklist()
-    np.random.seed(123)
-    expected = np.random.rand()
-    np.random.seed(123)
-    Typos().apply("a sentence with some letters", 5)
-    assert np.random.rand() == expected
+def test_typos_touch_digits_only_when_asked():
+    text = "Call 41 52 ."
+    assert {Typos(slip="in_word", digits=True).apply(text, s).variants[0].text for s in range(10)} >= {"Call 14 52 ."}
+    assert Typos(slip="in_word").apply("41 52 .", 0).skipped == "no place for a in-word slip"
 
 
-@pytest.mark.parametrize("text,reason", [("a", "too short"), ("aa", "unchanged"), ("", "empty")])
+def test_typo_cards_are_separate():
+    assert Typos(slip="in_word").card_name() == "typos_in_word" and Typos(slip="space").card_name() == "typos_space"
+    with pytest.raises(ValueError):
+        Typos(slip="anywhere")
+
+
+@pytest.mark.parametrize("text,reason", [("a", "no place"), ("aa", "no place"), ("", "empty")])
 def test_typos_skip_with_reason(text, reason):
-    assert reason in Typos(use_checklist=False).apply(text, 0).skipped
+    assert reason in Typos().apply(text, 0).skipped
 
 
 def test_textattack_imports_offline_with_flair_stand_in():
@@ -138,7 +148,8 @@ out = {"available": [_thirdparty.available("textattack"), _thirdparty.available(
 text = "John Smith isn't at the cheap restaurant in Boston."
 for kind, opts in [("random_word", {}), ("typos", {}), ("contractions", {}), ("textfooler", {}),
                    ("entity", {"pool": {"GPE": ["Paris"]}})]:
-    variant = build_perturbation(kind, **opts).apply(text, 1).variants[0]
+    source = "Do you need a hotel that allows dogs ?" if kind == "textfooler" else text
+    variant = build_perturbation(kind, **opts).apply(source, 1).variants[0]
     out[kind] = {"meta": variant.meta, "text": variant.text}
 print(json.dumps(out))
 """
@@ -154,8 +165,8 @@ def test_every_kind_works_without_textattack_and_checklist():
     assert out["available"] == [False, False]
     assert "install_extras.sh" in out["reason"]
     assert out["random_word"]["meta"]["backend"] == "python"
-    assert out["typos"]["meta"]["backend"] == "python"
+    assert out["typos"]["meta"]["slip"] == "in_word"
     assert out["contractions"]["text"] == "John Smith is not at the cheap restaurant in Boston."
-    assert out["textfooler"]["meta"]["embedding"] == "wordnet"
+    assert out["textfooler"]["meta"]["word_source"] == "wordnet-3.0"
     assert out["entity"]["text"] == "John Smith isn't at the cheap restaurant in Paris."
     assert "only the dataset pool" in out["entity"]["meta"]["note"]

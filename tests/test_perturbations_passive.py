@@ -168,7 +168,9 @@ MUST_SKIP = [
 
 @pytest.fixture(scope="module")
 def passive():
-    return PassiveVoice()
+    """The rewrite engine with every agent kept ("by them", "by me"): the tables below test the clause
+    rewrite itself; the default's pronoun handling (drop you/they/it, skip I/we) is PRONOUN_TABLE's."""
+    return PassiveVoice(pronoun_agent="keep")
 
 
 @pytest.mark.parametrize(("active", "expected"), DEVELOPMENT, ids=[a for a, _ in DEVELOPMENT])
@@ -250,3 +252,35 @@ def test_every_rewritten_shipped_or_cola_sentence_keeps_its_content_lemmas(passi
                 and t.lemma.lower() not in kept and t.text.lower() not in kept]
         assert not lost, (text, variant, lost)
         assert " by " in variant
+
+
+#: NL-Augmenter style: pronoun agents (measured on the validity card, docs/validity.md)
+PRONOUN_TABLE = [
+    ("drop", "You may reach the wharf inn at 4156737411 .", "The wharf inn may be reached at 4156737411 ."),
+    ("drop", "You can find buena vista motor inn at 1599 lombard st .",
+     "Buena vista motor inn can be found at 1599 lombard st ."),
+    ("drop", "They accept credit cards .", "Credit cards are accepted ."),
+    ("drop", "I would recommend osha thai", None),  # "would be recommended (by me)" reads badly either way
+    ("drop", "We serve chinese food .", None),
+    ("skip", "You may reach the wharf inn at 4156737411 .", None),
+    ("keep", "You may reach the wharf inn at 4156737411 .", "The wharf inn may be reached at 4156737411 by you ."),
+    ("drop", "Bar crudo serves raw food .", "Raw food is served by bar crudo ."),  # not a pronoun: agent kept
+    # a lower-cased name of the data that the parse splits is refused
+    ("drop", "The holiday inn golden gateway hotel allows dogs .", None),
+    ("drop", "You may reach the harbor court hotel c a kimpton hotel at 4158821300 .", None),
+]
+
+
+@pytest.mark.parametrize("mode,text,expected", PRONOUN_TABLE)
+def test_pronoun_agents(mode, text, expected):
+    result = PassiveVoice(pronoun_agent=mode).apply(text)
+    if expected is None:
+        assert not result.variants and result.skipped
+    else:
+        assert result.variants[0].text == expected
+
+
+def test_pronoun_agent_setting_is_checked_and_described():
+    with pytest.raises(ValueError):
+        PassiveVoice(pronoun_agent="sometimes")
+    assert PassiveVoice().describe()["pronoun_agent"] == "drop"

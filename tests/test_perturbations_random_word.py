@@ -109,3 +109,25 @@ def test_replaces_exactly_the_reported_words(backend):
 def test_bad_settings_are_rejected():
     with pytest.raises(ValueError):
         RandomWordReplacement(n_words=0)
+
+
+#: NL-Augmenter style: the data's split suffixes, clitics and placeholder are never replaced
+NOT_WORDS = [
+    ("There are 182 hotel -s near X .", {"-s", "X"}),
+    ("Frances is a moderate -ly priced restaurant .", {"-ly"}),
+    ("The hotel 's name is the inn at the presidio .", {"'s"}),
+    ("X is near X and X .", {"X"}),
+]
+
+
+@pytest.mark.parametrize("text,kept", NOT_WORDS)
+@pytest.mark.parametrize("backend", [False, None])
+def test_suffixes_clitics_and_placeholder_are_not_words(text, kept, backend):
+    from perturbations.random_word import RandomWordReplacement
+
+    for seed in range(15):
+        result = RandomWordReplacement(use_textattack=backend).apply(text, seed)
+        for variant in result.variants:
+            for piece in kept:
+                assert variant.text.count(piece) == text.count(piece), (seed, variant.text)
+            assert "-AAA" not in variant.text and "'AAA" not in variant.text

@@ -17,7 +17,7 @@ TABLE = [
     ({"min_repeats": 2, "max_repeats": 2}, "the tesla.", "the tesla tesla tesla."),
     ({"min_repeats": 1, "max_repeats": 1}, "It is cheap!", "It is cheap cheap!"),
     ({"min_repeats": 2, "max_repeats": 2}, "NASA is it", "NASA NASA NASA is it"),
-    ({"min_repeats": 3, "max_repeats": 3}, "Is it X ?", "Is it X X X X ?"),
+    ({"min_repeats": 3, "max_repeats": 3}, "Is it X ?", "Is it it it it X ?"),  # the placeholder X is no word
     ({"min_repeats": 2, "max_repeats": 2}, "the a an", None),  # only stop words: any of them, repeated
     ({"min_repeats": 1, "max_repeats": 1}, "Café", "Café café"),
 ]
@@ -66,3 +66,20 @@ def test_adds_only_copies_of_the_reported_phrase(sentence, seed):
     assert len(variant.text.split()) == len(sentence.split()) + repeats * len(phrase.split())
     assert re.sub(r"\s+", " ", variant.text) == variant.text or "  " in sentence or "\n" in sentence
     assert Repetition(max_phrase_words=2).apply(sentence, seed).variants == result.variants
+
+
+@pytest.mark.parametrize("text", ["There are 182 hotel -s near X .", "Frances is a moderate -ly priced place .",
+                                  "The hotel 's name is X ."])
+def test_suffixes_clitics_and_placeholder_are_never_repeated(text):
+    from perturbations.repetition import Repetition
+
+    for seed in range(20):
+        (variant,) = Repetition().apply(text, seed).variants
+        assert variant.meta["phrase"] not in ("s", "ly", "X"), variant.text
+        assert " s s" not in variant.text and "X X" not in variant.text
+
+
+def test_a_text_of_only_suffixes_and_placeholders_is_skipped():
+    from perturbations.repetition import Repetition
+
+    assert Repetition().apply("X -s X", 0).skipped == "no word to repeat"

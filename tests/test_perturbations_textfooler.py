@@ -1,152 +1,103 @@
-"""TextFooler swap: TextAttack building blocks offline, the guards, and the variants it makes."""
+"""TextFooler that keeps meaning: sense synonyms, protected words, no exchanges, linear cost (real WordNet/spaCy)."""
 
 from __future__ import annotations
 
-import numpy as np
+import time
+
 import pytest
-from require_extras import missing
 
-from perturbations import _embeddings, _thirdparty
+from perturbations import _senses
+from perturbations._domain_senses import DOMAIN_SENSES
+from perturbations._protected import protected_tokens
 from perturbations.base import apply_edits
-from perturbations.textfooler import WORDNET, TextFoolerSwap, _meaning_kept
+from perturbations.strategies import shipped_references
+from perturbations.textfooler import DOMAIN_SOURCE, RULE_SOURCE, TextFoolerSwap
+from rome.core.nltk_data import wordnet
+from rome.core.parsing import get_parser
 
-EAGLE = "The Eagle is a cheap coffee shop near the river in the city centre."
-NO_ITALIAN = "There are no restaurants that serve Italian food in this area."
-
-
-def need_textattack():
-    if not _thirdparty.available("textattack"):
-        missing(f"textattack not importable: {_thirdparty.missing_reason('textattack')}")
-
-
-def test_nearest_neighbour_matrix_matches_brute_force():
-    rng = np.random.default_rng(0)
-    vectors = rng.normal(size=(300, 16)).astype(np.float32)
-    nn = _embeddings.nearest_neighbour_matrix(vectors, k=5, chunk=64)
-    unit = vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
-    sims = unit @ unit.T
-    np.fill_diagonal(sims, np.inf)
-    assert (nn[:, 0] == np.arange(300)).all()  # self first, as TextAttack's nn.npy
-    assert (nn == np.argsort(-sims, axis=1)[:, :5]).all()
-
-
-def test_minilm_word_embedding_is_a_working_textattack_embedding():
-    need_textattack()
-    from textattack.shared import WordEmbedding
-
-    table = _embeddings.minilm_word_embedding()
-    assert isinstance(table, WordEmbedding) and table.nn_matrix.shape[0] > 20_000
-    neighbours = [table.index2word(i) for i in table.nearest_neighbours(table.word2index("restaurant"), 5)]
-    assert "restaurants" in neighbours
+#: NL-Augmenter style: (text, seed) -> expected variant (None: skipped)
+TABLE = [
+    ("The carriage inn does not allow dogs .", 0, "The carriage inn does not permit dogs ."),
+    ("Are you looking for a hotel that accepts credit card -s ?", 0,
+     "Are you seeking a hotel that takes credit card -s ?"),
+    ("Chow restaurant is located at 215 church street .", 0, "Chow restaurant is situated at 215 church street ."),
+    ("There is a hotel called seal rock inn .", 0, "There is a hotel named seal rock inn ."),
+    ("Is there anything else I can help you with ?", 0, "Is there anything else I can assist you with ?"),
+    # names, numbers, slot values and domain words are never touched: nothing left to swap
+    ("X is a cheap restaurant in the riverside area near X .", 0, None),
+    ("The phone number of hotel drisco is 4153462880 .", 0, None),
+    ("Shakespeare has written Macbeth .", 0, None),
+    # the dialogue senses that have no synonym reading the same are refused
+    ("Can I confirm your request ?", 0, None),
+    ("Do you want to try aperto restaurant ?", 0, None),  # try = sample here, not attempt
+    ("What area can I help you find a restaurant in ?", 0, None),  # "assist you find" is ungrammatical
+]
 
 
-@pytest.mark.parametrize("old,new,kept", [
-    ("cheap", "expensive", False),  # WordNet antonym (close in MiniLM's input embeddings)
-    ("good", "bad", False),
-    ("serves", "served", False),  # same lemma: an inflection, not a synonym
-    ("hotels", "hotel", False),
-    ("cheap", "inexpensive", True),
-    ("restaurants", "eateries", True),
-])
-def test_meaning_guard(old, new, kept):
-    assert _meaning_kept(old, new) is kept
-
-
-def test_part_of_speech_constraint_tags_with_spacy():
-    need_textattack()
-    from textattack.constraints.grammaticality import PartOfSpeech
-
-    from perturbations.textfooler import _spacy_pos_class
-
-    pos = _spacy_pos_class()()
-    assert isinstance(pos, PartOfSpeech)
-    assert pos._get_pos(["The"], "hotel", ["is", "cheap"]) == "NN"
-    assert pos._get_pos(["The", "hotel"], "serves", ["food"]) == "VBZ"
-
-
-def check_variant(text: str, p: TextFoolerSwap, seed: int = 0):
-    result = p.apply(text, seed)
+@pytest.mark.parametrize("text,seed,expected", TABLE)
+def test_table(text, seed, expected):
+    result = TextFoolerSwap().apply(text, seed)
+    if expected is None:
+        assert not result.variants and "synonym" in result.skipped
+        return
     (variant,) = result.variants
-    assert variant.kind == "textfooler" and variant.expectation == "invariant"
+    assert variant.text == expected and variant.expectation == "invariant"
     assert apply_edits(text, list(variant.edits)) == variant.text
-    swaps = variant.meta["swaps"]
-    assert 1 <= len(swaps) <= p.n_words
-    assert all(s["old"] != s["new"] and _meaning_kept(s["old"], s["new"]) for s in swaps)
-    assert variant.meta["sentence_similarity"] >= p.min_sentence_sim
-    assert p.apply(text, seed) == result
-    return variant
+    assert all(s["source"] in (DOMAIN_SOURCE, RULE_SOURCE) and s["synset"] for s in variant.meta["swaps"])
 
 
-def test_textattack_path_offline():
-    need_textattack()
-    p = TextFoolerSwap()
-    expected = _embeddings.COUNTER_FITTED if _embeddings.counter_fitted_cached() else _embeddings.MINILM_INPUT
-    assert p.backend() == expected
-    variant = check_variant(EAGLE, p)
-    assert variant.meta["embedding"] == expected
-    if expected == _embeddings.MINILM_INPUT:
-        assert "an inexpensive" in variant.text  # cheap -> inexpensive, with a -> an
-        assert "The Eagle" in variant.text  # stop words and sentence-initial "The" kept
+def test_never_exchanges_or_moves_words_and_keeps_protected_ones():
+    texts = [t for t in shipped_references()[:600] if len(t.split()) > 3]
+    changed = 0
+    for text in texts:
+        result = TextFoolerSwap().apply(text, 1)
+        if not result.variants:
+            continue
+        changed += 1
+        parsed = get_parser().parse_one(text)
+        protected = {parsed.tokens[i].idx for i in protected_tokens(parsed)}
+        for edit in result.variants[0].edits:
+            if edit.old.lower() in ("a", "an"):
+                continue  # the article fix
+            assert edit.start not in protected, (text, edit)
+            assert edit.new.lower() not in text.lower().split(), (text, edit)  # no word of the text
+            assert not any(ch.isdigit() for ch in edit.old + edit.new)
+    assert changed > 50
 
 
-def test_wordnet_path():
-    p = TextFoolerSwap(use_textattack=False)
-    assert p.backend() == WORDNET
-    variant = check_variant(NO_ITALIAN, p)
-    assert variant.text == "There are no eateries that serve Italian food in this region."
-    assert check_variant(EAGLE, p).text.startswith("The Eagle is an inexpensive ")
+def test_sense_rules_refuse_other_senses():
+    assert _senses.sense_synonyms("serve", "v", "object") == ()  # "function" is another sense
+    assert "let" not in [w for w, _ in _senses.sense_synonyms("allow", "v", "object")]
+    assert all(w != "tremendous" for w, _ in _senses.sense_synonyms("wonderful", "a"))
 
 
-@pytest.mark.parametrize("text,expected", [  # WordNet path, outputs read and judged correct by hand
-    ("She bought an old car from her neighbour.", "She purchased an old automobile from her neighbour."),
-    ("The museum is closed on Mondays.", "The museum is shut on Mondays."),
-])
-def test_wordnet_path_table(text, expected):
-    assert check_variant(text, TextFoolerSwap(use_textattack=False)).text == expected
+def test_domain_senses_are_wordnet_lemmas_of_their_synset():
+    wn = wordnet()
+    for (lemma, _pos), entry in DOMAIN_SENSES.items():
+        if entry is None:
+            continue
+        synset = wn.synset(entry[0])
+        names = {x.name().lower() for x in synset.lemmas()}
+        assert lemma in names and set(entry[1]) <= names, (lemma, entry)
 
 
-def test_long_text_never_raises():
-    text = " ".join([EAGLE, NO_ITALIAN] * 4)  # ~100 words
-    result = TextFoolerSwap(use_textattack=False).apply(text, 0)
-    assert result.variants and apply_edits(text, list(result.variants[0].edits)) == result.variants[0].text
+def test_same_seed_same_output_and_settings_described():
+    text = "Do you need a hotel that allows dogs ?"
+    assert TextFoolerSwap().apply(text, 3) == TextFoolerSwap().apply(text, 3)
+    described = TextFoolerSwap(n_words=1).describe()
+    assert described["n_words"] == 1 and described["word_source"] == "wordnet-3.0"
 
 
-@pytest.mark.parametrize("text", ["it is the", "!!!", "the of and"])
-def test_nothing_to_swap_is_skipped(text):
-    result = TextFoolerSwap(use_textattack=False).apply(text, 0)
-    assert not result.variants and "no word" in result.skipped
-
-
-def test_counter_fitted_used_when_cached(tmp_path, monkeypatch):
-    folder = tmp_path / "word_embeddings" / "paragramcf"
-    folder.mkdir(parents=True)
-    for name in ("paragram.npy", "wordlist.pickle", "nn.npy"):
-        (folder / name).write_bytes(b"")
-    monkeypatch.setenv("TA_CACHE_DIR", str(tmp_path))
-    assert _embeddings.counter_fitted_cached()
-    if _thirdparty.available("textattack"):
-        assert TextFoolerSwap().backend() == _embeddings.COUNTER_FITTED
-    monkeypatch.setenv("TA_CACHE_DIR", str(tmp_path / "empty"))
-    assert not _embeddings.counter_fitted_cached()
-
-
-def test_bad_settings_are_rejected():
-    with pytest.raises(ValueError):
-        TextFoolerSwap(embedding="glove")
-    with pytest.raises(ValueError):
-        TextFoolerSwap(n_words=0)
-
-
-@pytest.mark.parametrize("text,start,new,expected", [
-    ("is an indian place", 6, "chinese", "is a chinese place"),
-    ("A cheap one", 2, "inexpensive", "An inexpensive one"),
-    ("banana cheap", 7, "old", "banana old"),
-    ("an 7", 3, "7", "an 7"),
-])
-def test_article_agreement(text, start, new, expected):
-    from perturbations._text import with_article_fixes
-    from perturbations.base import Edit
-
-    end = start + len(text[start:].split()[0])
-    edits = with_article_fixes(text, [Edit(start, end, text[start:end], new)])
-    assert apply_edits(text, edits) == expected
+@pytest.mark.slow
+def test_a_6000_word_text_completes_in_linear_time():
+    refs = shipped_references()
+    words, parts = 0, []
+    while words < 6000:
+        parts.append(refs[len(parts) % len(refs)])
+        words += len(parts[-1].split())
+    text = " ".join(parts)
+    TextFoolerSwap().apply(refs[0] + " Do you need dogs to be allowed ?", 0)  # warm up parser and WordNet
+    start = time.perf_counter()
+    result = TextFoolerSwap().apply(text, 0)
+    assert result.variants and len(result.variants[0].meta["swaps"]) == 2
+    assert time.perf_counter() - start < 600  # the old embedding search took 9 minutes; this takes seconds

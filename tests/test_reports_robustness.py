@@ -20,9 +20,10 @@ def test_checks_table_has_table7_layout_and_provenance():
     report = robustness.build_report(FIXTURE)
     assert [s.name for s in report.suites] == ["passive_form", "typos"]
     table = robustness.checks_table(report)
-    assert table.columns == ["perturbation", "check", "n", "bleu", "meteor"]
-    # typos: METEOR's deltas (-0.02, -0.03, -0.01) all within 0.05 -> 100 %, mean -0.020
-    assert table.rows[1] == ["typos", "invariant", "3", "0% (Δ -49.367)", "100% (Δ -0.020)"]
+    assert table.columns == ["perturbation", "check", "n", "validity", "bleu", "meteor"]
+    # typos: METEOR's deltas (-0.02, -0.03, -0.01) all within 0.05 -> 100 %, mean -0.020; the fixture
+    # names no validity card, so the row's validity is unmeasured
+    assert table.rows[1] == ["typos", "invariant", "3", "UNMEASURED", "0% (Δ -49.367)", "100% (Δ -0.020)"]
     notes = "\n".join(table.notes)
     assert "Signature bleu: bleu|sacrebleu" in notes and "Suite typos: 3 cases" in notes and "commit" in notes
     assert "Check typos/invariant: |delta| <= tol for 80% of cases" in notes

@@ -81,6 +81,9 @@ def test_outputs_have_the_documented_format(suite_file, tmp_path):
     assert inv["mean_delta"] == pytest.approx(sum(r["scores"]["bleu"]["delta"] for r in rows) / 12)
     assert summary["checks"]["bleu"]["decrease"]["n"] == 0 and summary["checks"]["bleu"]["decrease"]["passed"] is None
     assert summary["checks"]["bleu"]["same_text"]["passed"] is True
+    assert summary["check_expectations"]["invariant"] == "invariant" and summary["check_expectations"]["same_text"] is None
+    assert summary["validity"]["card"] == "swap_last_two" and "|src:" in summary["validity"]["fingerprint"]
+    assert summary["trained_on_families"] == {}  # BLEU and chrF learn nothing
 
     with (out / "cases.csv").open(newline="", encoding="utf-8") as handle:
         table = list(csv.DictReader(handle))
@@ -131,7 +134,7 @@ def test_rome_suite_bad_input_is_one_line_exit_2(argv, message, capsys):
 def test_shipped_suites_are_listed_and_load():
     names = available_suites()
     expected = {"entity_replacement", "adjective_replacement", "random_word", "text_transformation",
-                "passive_form", "repetition", "typos"}
+                "passive_form", "repetition", "typos_in_word", "typos_space", "contractions"}
     assert expected <= set(names)
     for name in expected:
         suite = load_suite(name)
@@ -190,3 +193,17 @@ def test_a_metric_that_cannot_be_built_here_is_left_out_and_said_so(suite_file, 
     summary = json.loads((tmp_path / "o" / "summary.json").read_text())
     assert list(summary["checks"]) == ["bleu"] and "needs_weights" in summary["unavailable"]
     assert "Left out (not available here)" in captured.out
+
+
+def test_trained_on_families_come_from_the_metrics_that_say_so():
+    from types import SimpleNamespace
+
+    from rome.core.registry import build_metric
+    from suites.harness.outputs import trained_on_families
+
+    built = {name: build_metric(name) for name in ("bleu", "rome", "rome/emd_std")}
+    run = SimpleNamespace(metric=built.__getitem__)
+    families = trained_on_families(run, list(built))
+    assert set(families) == {"rome", "rome/emd_std"}  # BLEU has no such method
+    assert families["rome"] == sorted(built["rome"].trained_on_families()) and families["rome"]
+    assert families["rome/emd_std"] == []  # an untrained variant

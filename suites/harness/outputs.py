@@ -9,7 +9,11 @@ Files (the reports layer reads them):
 - ``cases.csv``: the same, flat (``<metric>.original``, ``<metric>.variant``, ``<metric>.delta``,
   ``<metric>.<check>``).
 - ``summary.json``: ``suite, signatures: {metric: str}, data: {...}, perturbation: {...},
-  checks: {metric: {check: {pass_rate, n, mean_delta, worst_delta, passed, requirement}}}``.
+  checks: {metric: {check: {pass_rate, n, mean_delta, worst_delta, passed, requirement}}},
+  check_expectations: {check: expectation}, validity: {card, fingerprint}`` (the validity card
+  judging this perturbation and the fingerprint the cases were built under) and
+  ``trained_on_families: {metric: [kind, ...]}`` for learned metrics that say what damage they
+  were trained on.
   ``mean_delta`` is the mean of variant - original over the check's cases, ``worst_delta``
   the delta of the case farthest from passing; for minimum-functionality checks both are
   the distance of the scores to the bound (positive = passing side).
@@ -28,6 +32,7 @@ from typing import Any
 
 from rome.core.paths import output_dir
 from suites.harness.runner import SuiteRun
+from suites.harness.spec import perturbation_fingerprint
 
 
 def reports_out_dir(suite: str) -> Path:
@@ -61,11 +66,25 @@ def summary(run: SuiteRun) -> dict[str, Any]:
         "data": {**run.suite.data.describe(), **(run.build_stats.as_dict() if run.build_stats else {})},
         "perturbation": run.build_perturbation_description(),
         "checks": {m: {c.name: run.result(m, c.name).summary() for c in run.suite.checks} for m in metrics},
+        "check_expectations": {c.name: getattr(c, "expectation", None) for c in run.suite.checks},
+        "validity": {"card": run.perturbation.card_name(), "fingerprint": perturbation_fingerprint(run.perturbation)},
+        "trained_on_families": trained_on_families(run, metrics),
         "unavailable": dict(run.unavailable),
         "cache": {"hits": run.cache.hits, "misses": run.cache.misses,
                   "path": str(run.cache.path) if run.cache.path else None},
         "timings_s": {k: round(v, 3) for k, v in run.timings.items()},
     }
+
+
+def trained_on_families(run: SuiteRun, metrics: list[str]) -> dict[str, list[str]]:
+    """Perturbation families each learned metric was trained on (``Metric.trained_on_families()``, e.g.
+    RoMe's scorer negatives), so a report can flag rows where the metric saw this damage in training."""
+    out = {}
+    for name in metrics:
+        method = getattr(run.metric(name), "trained_on_families", None)
+        if callable(method):
+            out[name] = sorted(method())
+    return out
 
 
 def _verdict(passed: bool | None) -> str:

@@ -41,12 +41,13 @@ class Perturb:
 
 
 def perturbation_fingerprint(perturbation: Perturbation) -> str:
-    """Settings plus a hash of the source beside the implementing module, so cached cases go
-    stale when any of it changes (perturbations share helpers, e.g. ``_clause.py``)."""
+    """Settings plus a hash of the sources the perturbation runs: its module and the modules of its
+    package it imports, directly or through each other (``passive.py`` -> ``_clause.py``), so
+    cached cases and validity cards go stale when any of them changes, and only then."""
 
     module = inspect.getmodule(type(perturbation))
     path = Path(getattr(module, "__file__", "") or "")
-    files = sorted(path.parent.glob("*.py")) if path.is_file() else []
+    files = sorted(_package_sources(path)) if path.is_file() else []
     digest = hashlib.sha256()
     for file in files:
         digest.update(file.name.encode() + b"\0" + file.read_bytes())
@@ -54,6 +55,31 @@ def perturbation_fingerprint(perturbation: Perturbation) -> str:
         digest.update(type(perturbation).__qualname__.encode())
     described = json.dumps(perturbation.describe(), sort_keys=True, default=str)
     return described + "|src:" + digest.hexdigest()[:16]
+
+
+def _package_sources(path: Path) -> set[Path]:
+    """``path`` and the files of its package it imports, transitively (absolute imports of the package
+    name and relative imports; lazy imports inside functions count)."""
+    import ast
+
+    package, found, todo = path.parent.name, set(), [path]
+    while todo:
+        current = todo.pop()
+        if current in found or not current.is_file():
+            continue
+        found.add(current)
+        for node in ast.walk(ast.parse(current.read_text(encoding="utf-8"))):
+            names: list[str] = []
+            if isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level or base == package:
+                    names = [alias.name for alias in node.names] + ([base.split(".")[-1]] if node.level and base else [])
+                elif base.startswith(package + "."):
+                    names = [base.split(".", 1)[1].split(".")[0]]
+            elif isinstance(node, ast.Import):
+                names = [a.name.split(".", 1)[1].split(".")[0] for a in node.names if a.name.startswith(package + ".")]
+            todo += [path.parent / f"{name}.py" for name in names]
+    return found
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,106 @@
+"""Typos (CheckList's ``Perturb.add_typos``, Ribeiro et al., 2020) as two kinds of slip, seeded and with edits.
+
+A typo damages the form, so the variant expects the score to ``decrease`` (CheckList uses it as an
+INV test for classifiers, where the label should not change; a metric comparing with a clean
+reference should notice). The two kinds are reported separately (one validity card, one suite each).
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+import re
+
+from perturbations._text import diff_edits
+from perturbations.base import Perturbation, Result, Variant
+
+
+@functools.lru_cache(maxsize=50_000)
+def is_english_word(word: str) -> bool:
+    """Whether ``word`` is a word of lemminflect's lexicon or of the stop-word list."""
+    from lemminflect import getAllLemmas
+
+    from perturbations.random_word import default_stopwords
+
+    return bool(getAllLemmas(word)) or word in default_stopwords()
+
+
+#: the two kinds of slip, reported separately: chrF drops spaces, so it cannot see a space slip
+SLIPS = ("in_word", "space")
+
+
+class Typos(Perturbation):
+    """``n_typos`` swaps of neighbouring characters, of one kind of slip (``decrease``).
+
+    * ``slip="in_word"``: two different letters inside a word ("restaurant" -> "restuarant");
+    * ``slip="space"``: a letter and the space next to it ("the hotel" -> "th ehotel").
+
+    CheckList's ``Perturb.add_typos`` swaps a character with its neighbour at any position, so its
+    typos mix both kinds (about 40 % space slips on this data), touch digits of phone numbers
+    (which changes a fact, not the spelling) and punctuation; it cannot be told where to swap.
+    The same neighbour swap is therefore drawn here from the seeded generator over the allowed
+    positions only. Digits are left alone unless ``digits=True``; so is the placeholder ``X``; an in-word
+    swap that spells another word ("on" -> "no") is refused.
+    """
+
+    kind = "typos"
+
+    def __init__(self, n_typos: int = 1, slip: str = "in_word", digits: bool = False) -> None:
+        if n_typos < 1:
+            raise ValueError("n_typos must be at least 1")
+        if slip not in SLIPS:
+            raise ValueError(f"slip must be one of {', '.join(SLIPS)}")
+        self.n_typos, self.slip, self.digits = n_typos, slip, digits
+
+    def describe(self) -> dict:
+        return {"kind": self.kind, "n_typos": self.n_typos, "slip": self.slip, "digits": self.digits}
+
+    def card_name(self) -> str:
+        return f"typos_{self.slip}"
+
+    def _apply(self, text: str, rng: random.Random) -> Result:
+        chars, done, allowed = list(text), set(), self._positions(text)  # judged on the original text
+        for _ in range(self.n_typos):
+            positions = [j for j in allowed if not {j, j + 1} & done and not self._real_word(chars, j)]
+            if not positions:
+                break
+            j = rng.choice(positions)
+            chars[j], chars[j + 1] = chars[j + 1], chars[j]
+            done |= {j, j + 1}
+        if not done:
+            return Result.skip(text, f"no place for a {self.slip.replace('_', '-')} slip")
+        changed = "".join(chars)
+        meta = {"slip": self.slip, "n_typos": len(done) // 2}
+        return Result(text, (Variant(changed, self.kind, "decrease", diff_edits(text, changed), meta),))
+
+    def _real_word(self, chars: list[str], j: int) -> bool:
+        """An in-word swap that spells another English word ("on" -> "no", "There" -> "Three") is a
+        different word, not a misspelling: refused (lemminflect's lexicon and the stop-word list)."""
+        if self.slip != "in_word":
+            return False
+        start, end = j, j + 2
+        while start > 0 and chars[start - 1].isalpha():
+            start -= 1
+        while end < len(chars) and chars[end].isalpha():
+            end += 1
+        word = chars[start:end]
+        word[j - start], word[j - start + 1] = word[j - start + 1], word[j - start]
+        return is_english_word("".join(word).lower())
+
+    def _letter(self, char: str) -> bool:
+        return char.isalpha() or (self.digits and char.isdigit())
+
+    def _positions(self, text: str) -> list[int]:
+        """Indices j where swapping text[j] and text[j+1] is a slip of this kind."""
+        skip = {m.start() for m in re.finditer(r"(?<!\w)X(?!\w)", text)}  # the placeholder
+        out = []
+        for j in range(len(text) - 1):
+            a, b = text[j], text[j + 1]
+            if j in skip or j + 1 in skip:
+                continue
+            if self.slip == "in_word":
+                if self._letter(a) and self._letter(b) and a.lower() != b.lower():
+                    out.append(j)
+            elif (a == " " and self._letter(b)) or (self._letter(a) and b == " "):
+                out.append(j)
+        return out

@@ -1,0 +1,186 @@
+"""Validity cards: how often a perturbation does what its expectation says, judged by a careful reader.
+
+A robustness verdict is only as good as the perturbation behind it: if half the "meaning kept"
+variants change the meaning, a metric that drops on them is right, not fragile. A **card** is a
+committed JSONL file (``perturbations/cards/<name>.jsonl``), one judged variant per line::
+
+    {"card": "passive", "suite": "passive_form", "source_id": ..., "text": ..., "variant": ...,
+     "edits": [...], "expectation": "invariant", "label": "valid", "note": "...",
+     "fingerprint": "<perturbation_fingerprint at judging time>", "seed": 2026}
+
+drawn with a seed from the suite's own data (:func:`draw_card`) and labelled against the rubric in
+``docs/validity.md`` before any metric scored it. Labels: for ``invariant`` variants ``valid`` /
+``meaning_changed`` / ``ungrammatical`` / ``awkward`` (only ``valid`` counts as valid); for
+``decrease`` variants ``intended`` / ``not_changed`` / ``broken`` (only ``intended`` counts).
+A card whose fingerprint differs from the code's is **stale** (the code changed since it was
+judged); a perturbation without a card is **unmeasured**. Rates below :data:`INFORMATIVE` make a
+robustness row uninformative. Intervals are Wilson 95 % (``statsmodels``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rome.core.errors import InputError
+from rome.core.jsonl import read_jsonl
+
+#: below this validity a robustness row says more about the perturbation than about the metrics
+INFORMATIVE = 0.85
+LABELS = {
+    "invariant": ("valid", "meaning_changed", "ungrammatical", "awkward"),
+    "decrease": ("intended", "not_changed", "broken"),
+}
+GOOD_LABEL = {"invariant": "valid", "decrease": "intended"}
+CURRENT, STALE, UNMEASURED = "current", "STALE", "UNMEASURED"
+
+
+def default_cards_dir() -> Path:
+    import perturbations
+
+    return Path(perturbations.__file__).resolve().parent / "cards"
+
+
+def wilson_interval(successes: int, n: int) -> tuple[float, float]:
+    """Wilson score 95 % interval of a proportion (``(0, 1)`` when ``n`` is 0)."""
+    if n == 0:
+        return 0.0, 1.0
+    from statsmodels.stats.proportion import proportion_confint
+
+    low, high = proportion_confint(successes, n, alpha=0.05, method="wilson")
+    return float(low), float(high)
+
+
+@dataclass
+class CardStatus:
+    """Validity of one card for one expectation, and whether the card still matches the code."""
+
+    card: str
+    expectation: str
+    state: str
+    n: int = 0
+    counts: dict[str, int] = field(default_factory=dict)
+    fingerprint: str | None = None
+
+    @property
+    def valid(self) -> int:
+        return self.counts.get(GOOD_LABEL.get(self.expectation, ""), 0)
+
+    @property
+    def rate(self) -> float | None:
+        return self.valid / self.n if self.n else None
+
+    @property
+    def interval(self) -> tuple[float, float] | None:
+        return wilson_interval(self.valid, self.n) if self.n else None
+
+    @property
+    def informative(self) -> bool | None:
+        return None if self.rate is None else self.rate >= INFORMATIVE
+
+    def cell(self) -> str:
+        """``91% [83, 96] n=60`` (+ ``STALE``), or ``UNMEASURED``."""
+        if self.rate is None:
+            return UNMEASURED
+        low, high = self.interval
+        text = f"{self.rate:.0%} [{low * 100:.0f}, {high * 100:.0f}] n={self.n}"
+        return text + (f" {STALE}" if self.state == STALE else "")
+
+
+def load_card(path: Path) -> list[dict[str, Any]]:
+    """A card's judged lines, checked: every line needs an expectation, a label of that expectation and a fingerprint."""
+    lines = []
+    for number, obj in read_jsonl(path):
+        where = f"{path}:{number}"
+        expectation, label = obj.get("expectation"), obj.get("label")
+        if expectation not in LABELS:
+            raise InputError(f"{where}: expectation must be one of {', '.join(LABELS)}")
+        if label not in LABELS[expectation]:
+            raise InputError(f"{where}: label {label!r} is not one of {', '.join(LABELS[expectation])}")
+        if not obj.get("fingerprint"):
+            raise InputError(f"{where}: missing 'fingerprint' (the perturbation the line was judged under)")
+        lines.append(obj)
+    return lines
+
+
+def card_statuses(name: str, fingerprint: str | None, cards_dir: Path | None = None) -> dict[str, CardStatus]:
+    """Per expectation, the validity of card ``name`` compared with the code's ``fingerprint``."""
+    path = (cards_dir or default_cards_dir()) / f"{name}.jsonl"
+    if not path.is_file():
+        return {}
+    by_expectation: dict[str, list[dict[str, Any]]] = {}
+    for line in load_card(path):
+        by_expectation.setdefault(line["expectation"], []).append(line)
+    out = {}
+    for expectation, lines in by_expectation.items():
+        judged_under = {line["fingerprint"] for line in lines}
+        state = CURRENT if fingerprint is not None and judged_under == {fingerprint} else STALE
+        out[expectation] = CardStatus(name, expectation, state, len(lines), dict(Counter(x["label"] for x in lines)),
+                                      next(iter(judged_under)) if len(judged_under) == 1 else None)
+    return out
+
+
+def suite_validity(suite, cards_dir: Path | None = None) -> tuple[str, str, dict[str, CardStatus]]:
+    """``(card name, current fingerprint, statuses by expectation)`` for a :class:`~suites.harness.spec.Suite`."""
+    from suites.harness.spec import perturbation_fingerprint
+
+    perturbation = suite.build_perturbation()
+    name, fingerprint = perturbation.card_name(), perturbation_fingerprint(perturbation)
+    return name, fingerprint, card_statuses(name, fingerprint, cards_dir)
+
+
+def shipped_validity(cards_dir: Path | None = None) -> list[tuple[str, str, CardStatus]]:
+    """``(suite, card, status)`` for every shipped suite and expectation its perturbation produces."""
+    from suites.harness.spec import available_suites, load_suite
+
+    rows = []
+    for suite_name in available_suites():
+        suite = load_suite(suite_name)
+        name, _, statuses = suite_validity(suite, cards_dir)
+        expectations = sorted({c.expectation for c in suite.case_checks}) or ["invariant"]
+        for expectation in expectations:
+            rows.append((suite_name, name, statuses.get(expectation, CardStatus(name, expectation, UNMEASURED))))
+    return rows
+
+
+def validity_markdown(rows: list[tuple[str, str, CardStatus]]) -> str:
+    lines = ["| suite | card | expectation | validity [Wilson 95 %] | n | labels | card |", "|---|---|---|---|---|---|---|"]
+    for suite, card, status in rows:
+        labels = ", ".join(f"{k} {v}" for k, v in sorted(status.counts.items(), key=lambda kv: -kv[1])) or "–"
+        rate = "–" if status.rate is None else status.cell().split(" n=")[0]
+        flag = status.state if status.n else UNMEASURED
+        if status.informative is False:
+            flag += ", below 0.85: rows uninformative"
+        lines.append(f"| {suite} | {card} | {status.expectation} | {rate} | {status.n} | {labels} | {flag} |")
+    return "\n".join(lines) + "\n"
+
+
+def draw_card(suite, n: int, seed: int) -> list[dict[str, Any]]:
+    """``n`` unlabelled card lines from ``suite``'s data walked in the order of ``seed`` (no metric runs).
+
+    The suite's own data source and per-text generators are used (:func:`suites.harness.runner.build_cases`),
+    with ``seed`` in place of the suite's, so the card samples what the suite perturbs but not its cases.
+    """
+    from suites.harness.runner import build_cases
+    from suites.harness.spec import perturbation_fingerprint
+
+    if not hasattr(suite.data, "seed"):
+        raise InputError(f"suite {suite.name!r}: its data source cannot be reseeded")
+    reseeded = dataclasses.replace(suite, data=dataclasses.replace(suite.data, seed=seed))
+    perturbation = reseeded.build_perturbation()
+    fingerprint = perturbation_fingerprint(perturbation)
+    cases, _ = build_cases(reseeded, n, cache=None, perturbation=perturbation)
+    return [{"card": perturbation.card_name(), "suite": suite.name, "source_id": c.source_id, "text": c.original,
+             "variant": c.variant, "edits": c.edits, "expectation": c.expectation, "label": "", "note": "",
+             "fingerprint": fingerprint, "seed": seed} for c in cases]
+
+
+def write_card(lines: list[dict[str, Any]], path: Path) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", encoding="utf-8") as handle:
+        handle.writelines(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
+    return path

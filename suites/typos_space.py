@@ -1,0 +1,22 @@
+"""Space-slip typos (CheckList's neighbour swap, one kind of slip): a letter swapped with the space next to it ("the hotel" -> "th ehotel").
+
+The perturbation marks typos ``decrease`` (the form is damaged), but a reader still
+understands the sentence: a good metric notices (the score drops a little) without
+collapsing (the drop stays small). Two checks on the same cases say both. In-word and
+space slips are separate suites because some metrics cannot see one kind by construction
+(chrF removes spaces before counting character n-grams). Digits are never touched.
+"""
+
+from suites.harness import ALL, Decrease, Invariant, Novikova, Perturb, Suite
+
+SUITE = Suite(
+    name="typos_space",
+    description='One typo in a human paraphrase: a letter swapped with the space next to it ("the hotel" -> "th ehotel").',
+    data=Novikova(datasets=("bagel", "sfhotel", "sfrest"), n=200, seed=0, pairing="paraphrase"),
+    perturbation=Perturb("typos", {"slip": "space"}),
+    metrics=ALL,
+    checks=[
+        Decrease(name="noticed", margin=0.005, min_pass_rate=0.8),
+        Invariant(name="small_drop", expectation="decrease", tolerance=0.1, min_pass_rate=0.8),
+    ],
+)
