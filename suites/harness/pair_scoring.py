@@ -21,6 +21,7 @@ instead of one after another. The parent alone writes the cache.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -196,10 +197,10 @@ _WORKER: dict[str, Any] = {}
 
 def _init_worker(names: list[str], model: str | None, corpus, threads: int, needed: list[str]) -> None:
     """Build the metrics once per worker (as the parent did) and fit the batch-dependent ones."""
-    import torch
-
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-    torch.set_num_threads(threads)
+    os.environ["OMP_NUM_THREADS"] = str(threads)  # read by torch when an encoder metric first imports it
+    if "torch" in sys.modules:
+        sys.modules["torch"].set_num_threads(threads)
     from rome.core.registry import build_metrics
 
     metrics = build_metrics(names, model)
