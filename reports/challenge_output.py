@@ -10,7 +10,7 @@ Files in the output folder:
 - ``accuracy.md`` / ``accuracy.html``: accuracy with intervals, sensitivity, the inputs and
   their skips, metric signatures and the commit; ``accuracy.png``: the heatmap (rows x metrics).
 - ``items.jsonl``: per item its id, category, severity, and per metric the good, bad and "."
-  scores and whether it was right; ``summary.json``: inputs, skips, settings, signatures, timings.
+  scores and whether it was right; ``run.json``: inputs, skips, settings, signatures, timings.
 """
 
 from __future__ import annotations
@@ -148,8 +148,8 @@ def write_outputs(result: ChallengeResult, out: Path, meta: dict[str, Any]) -> l
     (out / "accuracy.md").write_text(md, encoding="utf-8")
     (out / "accuracy.html").write_text(to_html_page(title, tables, [image.name], intro), encoding="utf-8")
     written += [out / "accuracy.md", out / "accuracy.html", image, write_items(result, out / "items.jsonl")]
-    (out / "summary.json").write_text(json.dumps(meta, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    written.append(out / "summary.json")
+    (out / "run.json").write_text(json.dumps(meta, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    written.append(out / "run.json")
     return written
 
 

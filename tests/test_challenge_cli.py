@@ -44,8 +44,9 @@ def test_outputs_have_the_exact_header_one_row_per_category_and_metric_and_summa
                for r in rows[1:])
     by_key = {(r[0], r[2]): float(r[4]) for r in rows[1:]}
     assert all(by_key[(c, m)] == 1.0 for c in CONTROLS for m in ("bleu", "chrf"))  # the three controls
-    for name in ("cells.csv", "accuracy.md", "accuracy.html", "accuracy.png", "items.jsonl", "summary.json"):
+    for name in ("cells.csv", "accuracy.md", "accuracy.html", "accuracy.png", "items.jsonl", "run.json"):
         assert (out / name).stat().st_size > 0
+    assert not (out / "summary.json").exists()  # a suite's file name: rome report robustness reads those
     assert _rows(out / "cells.csv")[0][5:] == ["ci_low", "ci_high", "ties", "sensitivity"]
     md = (out / "accuracy.md").read_text(encoding="utf-8")
     assert "| base_id33_empty | base | 4 |" in md and "Signature bleu: bleu|" in md and "## Inputs" in md
@@ -93,7 +94,7 @@ def test_rerun_reads_every_score_from_the_cache_and_gives_the_same_table(env, ca
     # 15 items x (good, bad, ".") = 45 pairs, 22 unique: the MT and "." pairs of a sentence are shared by its files
     assert "already cached: 44 of 44 scores" in capsys.readouterr().err
     assert (env / "a" / "accuracy.csv").read_text() == (env / "b" / "accuracy.csv").read_text()
-    summary = json.loads((env / "b" / "summary.json").read_text())
+    summary = json.loads((env / "b" / "run.json").read_text())
     assert summary["scores"]["computed"] == {"bleu": 0, "ter": 0} and summary["unique_pairs"] == 22
 
 
@@ -133,4 +134,4 @@ def test_worker_processes_give_the_scores_of_one_process(env):
     one = [json.loads(line) for line in (env / "one" / "items.jsonl").read_text().splitlines()]
     two = [json.loads(line) for line in (env / "two" / "items.jsonl").read_text().splitlines()]
     assert one == two
-    assert json.loads((env / "two" / "summary.json").read_text())["scores"]["workers"] == 2
+    assert json.loads((env / "two" / "run.json").read_text())["scores"]["workers"] == 2
