@@ -75,7 +75,7 @@ class PairScorer:
             raise InputError("--workers must be at least 1")
         self.metrics, self.cache, self.corpus = metrics, cache, corpus
         self.model, self.workers, self.chunk_size = model, workers, chunk_size
-        self.report = ScoringReport(workers=workers)
+        self.report = ScoringReport(workers=1)
 
     def missing(self, pairs: list[Pair]) -> tuple[dict[str, dict[int, float]], dict[int, list[str]]]:
         """Cached scores per metric, and for each pair index the metrics still to score."""
@@ -120,8 +120,9 @@ class PairScorer:
             on_start(total)
         self.report.computed = {name: 0 for name in self.metrics}
         if chunks:
-            results = self._run_local(pairs, chunks) if self.workers == 1 or len(chunks) == 1 \
-                else self._run_pool(pairs, chunks)
+            # a worker costs a start (imports, models, idf): worth it only with a couple of chunks each
+            pooled = self.workers > 1 and len(chunks) >= 2 * self.workers
+            results = self._run_pool(pairs, chunks) if pooled else self._run_local(pairs, chunks)
             for (indices, plan), scored in results:
                 self._commit(pairs, indices, plan, scored, found)
                 if progress:
