@@ -132,7 +132,8 @@ def run(args: argparse.Namespace) -> int:
                     f"{len(data.items)} usable items" if args.n_per_category else ""),
         "signatures": scorer.report.signatures, "unavailable": unavailable,
         "scores": {"computed": scorer.report.computed, "cached": scorer.report.cached,
-                   "workers": scorer.report.workers},
+                   "workers": scorer.report.workers,
+                   "cpu_seconds": {m: round(s, 1) for m, s in scorer.report.cpu_seconds.items()}},
         "idf_corpus": f"{len(corpus_pairs)} unique pairs of all {len(data.items)} usable items read",
         "timings_s": {"load": round(loaded - started, 2), "scoring": round(scored - loaded, 2)},
     }

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -51,6 +52,14 @@ class ScoringReport:
     cached: dict[str, int] = field(default_factory=dict)
     workers: int = 1
     signatures: dict[str, str] = field(default_factory=dict)
+    #: CPU seconds spent in each metric's ``score`` (summed over workers)
+    cpu_seconds: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass
+class ChunkScores:
+    scores: dict[str, list[float]] = field(default_factory=dict)
+    seconds: dict[str, float] = field(default_factory=dict)
 
 
 def order_pairs(pairs: Sequence[Pair]) -> list[Pair]:
@@ -131,7 +140,10 @@ class PairScorer:
                 for name in self.metrics}
 
     def _commit(self, pairs: list[Pair], indices: list[int], plan: dict[str, list[int]],
-                scored: dict[str, list[float]], found: dict[str, dict[int, float]]) -> None:
+                chunk: ChunkScores, found: dict[str, dict[int, float]]) -> None:
+        scored = chunk.scores
+        for name, seconds in chunk.seconds.items():
+            self.report.cpu_seconds[name] = self.report.cpu_seconds.get(name, 0.0) + seconds
         for name, positions in plan.items():
             rows = [(pairs[indices[p]][0], pairs[indices[p]][1], s) for p, s in zip(positions, scored[name])]
             self.cache.put_many(self.report.signatures[name], rows)
@@ -182,14 +194,18 @@ def prepare(metrics: dict[str, Metric], corpus: tuple[Sequence[str], Sequence[Re
             metric.prepare(list(corpus[0]), list(corpus[1]))
 
 
-def score_chunk(metrics: dict[str, Metric], pairs: list[Pair], plan: dict[str, list[int]]) -> dict[str, list[float]]:
-    """Each planned metric's scores of its positions of the chunk (metrics in the order given)."""
-    out = {}
+def score_chunk(metrics: dict[str, Metric], pairs: list[Pair], plan: dict[str, list[int]]) -> ChunkScores:
+    """Each planned metric's scores of its positions of the chunk (metrics in the order given), and
+    the CPU seconds each took (this process's; an encoder metric's include the sentences it embedded
+    first for the others)."""
+    out = ChunkScores()
     for name, metric in metrics.items():
         positions = plan.get(name)
         if positions:
+            start = time.process_time()
             scores = metric.score([pairs[p][0] for p in positions], [pairs[p][1] for p in positions])
-            out[name] = [float(s) for s in scores]
+            out.seconds[name] = time.process_time() - start
+            out.scores[name] = [float(s) for s in scores]
     return out
 
 
@@ -209,5 +225,5 @@ def _init_worker(names: list[str], model: str | None, corpus, threads: int, need
     _WORKER["metrics"] = metrics
 
 
-def _worker_score(pairs: list[Pair], plan: dict[str, list[int]]) -> dict[str, list[float]]:
+def _worker_score(pairs: list[Pair], plan: dict[str, list[int]]) -> ChunkScores:
     return score_chunk(_WORKER["metrics"], pairs, plan)
