@@ -135,3 +135,37 @@ def test_worker_processes_give_the_scores_of_one_process(env):
     two = [json.loads(line) for line in (env / "two" / "items.jsonl").read_text().splitlines()]
     assert one == two
     assert json.loads((env / "two" / "run.json").read_text())["scores"]["workers"] == 2
+
+
+def test_a_worker_ends_when_its_command_is_killed(tmp_path):
+    """kill -9 of ``rome challenge`` leaves no worker behind (seen with the real pool: they lived on)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    worker = "from suites.harness.pair_scoring import _exit_with_parent; import time; _exit_with_parent(0.1); time.sleep(60)"
+    command = (f"import subprocess, sys, time; p = subprocess.Popen([sys.executable, '-c', {worker!r}]); "
+               "print(p.pid, flush=True); time.sleep(60)")
+    parent = subprocess.Popen([sys.executable, "-c", command], stdout=subprocess.PIPE, text=True)
+    child = int(parent.stdout.readline())
+    time.sleep(1.0)
+    assert _alive(child)
+    parent.send_signal(signal.SIGKILL)
+    parent.wait()
+    deadline = time.time() + 10
+    while _alive(child) and time.time() < deadline:
+        time.sleep(0.1)
+    orphaned = _alive(child)
+    if orphaned:  # clean up before failing
+        os.kill(child, signal.SIGKILL)
+    assert not orphaned
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/status", encoding="utf-8") as handle:
+            return "\nState:\tZ" not in handle.read()
+    except FileNotFoundError:
+        return False

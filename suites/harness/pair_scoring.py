@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -212,8 +213,23 @@ def score_chunk(metrics: dict[str, Metric], pairs: list[Pair], plan: dict[str, l
 _WORKER: dict[str, Any] = {}
 
 
+def _exit_with_parent(interval: float = 1.0) -> None:
+    """End this worker when the command that started it is gone (killed with -9, it cannot say so):
+    a worker keeps nothing, its parent commits, so nothing is lost and no orphan keeps a core busy."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while True:
+            time.sleep(interval)
+            if os.getppid() != parent:
+                os._exit(1)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
+
+
 def _init_worker(names: list[str], model: str | None, corpus, threads: int, needed: list[str]) -> None:
     """Build the metrics once per worker (as the parent did) and fit the batch-dependent ones."""
+    _exit_with_parent()
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     os.environ["OMP_NUM_THREADS"] = str(threads)  # read by torch when an encoder metric first imports it
     if "torch" in sys.modules:
