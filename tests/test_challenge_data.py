@@ -52,10 +52,11 @@ def test_an_unknown_demetr_category_and_severity_are_read_as_they_are(tmp_path):
     rows = demetr_records("minor_id2_repeat4")[:3]
     for r in rows:
         r["severity"] = "cosmetic"
+    rows[2]["severity"] = None
     path = tmp_path / "new_id99_something.json"
     path.write_text(json.dumps(rows), encoding="utf-8")
     items = list(read_demetr(path))
-    assert {i.category for i in items} == {"new_id99_something"} and {i.severity for i in items} == {"cosmetic"}
+    assert {i.category for i in items} == {"new_id99_something"} and [i.severity for i in items] == ["cosmetic"] * 2 + [""]
 
 
 def test_a_demetr_file_in_json_lines_is_read_too(tmp_path):

@@ -100,12 +100,6 @@ class ChallengeData:
             total.update(f.skipped)
         return total
 
-    def categories(self) -> list[str]:
-        return sorted({i.category for i in self.items}, key=lambda c: (severity_rank(self.severity_of(c)), c))
-
-    def severity_of(self, category: str) -> str:
-        return category_severity([i for i in self.items if i.category == category])
-
 
 def severity_rank(severity: str) -> tuple[int, str]:
     """Sort key: DEMETR's tiers first (base, minor, major, critical), then others by name, empty last."""
@@ -234,9 +228,10 @@ def _text(row: dict[str, Any], key: str) -> str:
     return value
 
 
-def _severity(row: dict[str, Any], required: bool) -> str:
+def _severity(row: dict[str, Any]) -> str:
+    """The severity as text; ``null`` or absent is none (``""``)."""
     value = row.get("severity")
-    if value is None and not required:
+    if value is None:
         return ""
     if isinstance(value, bool) or not isinstance(value, str | int | float):
         raise InputError(f"{row['_where']}: field 'severity' must be a string (got {value!r})")
@@ -284,7 +279,7 @@ def _demetr_items(rows: list[dict[str, Any]], path: Path, info: SourceFile) -> I
         if reason := _skip_reason(refs, good, bad):
             info.skipped[reason] += 1
             continue
-        yield ChallengeItem(id=f"{category}:{key}", category=category, severity=_severity(row, required=True),
+        yield ChallengeItem(id=f"{category}:{key}", category=category, severity=_severity(row),
                             reference=refs, good=good, bad=bad, source=str(path), group=key)
 
 
@@ -318,7 +313,7 @@ def _generic_items(rows: list[dict[str, Any]], path: Path, info: SourceFile) -> 
         key = _check_id(row, seen)
         refs, good, bad = _references(row), _text(row, "good"), _text(row, "bad")
         category = _category(row["category"], row["_where"])
-        severity = _severity(row, required=False)
+        severity = _severity(row)
         if reason := _skip_reason(refs, good, bad):
             info.skipped[reason] += 1
             continue
