@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from reports import plots
-from reports.challenge import CONTROL_TEXT, CSV_HEADER, ChallengeResult
+from reports.challenge import ALL, CONTROL_TEXT, CSV_HEADER, ChallengeResult
 from reports.tables import Table, fmt, provenance, to_html_page, to_markdown
 
 
@@ -127,7 +127,8 @@ def heatmap(result: ChallengeResult, path: Path, title: str) -> Path:
         for j in range(len(result.metrics)):
             ax.text(j, i, f"{matrix[i, j]:.2f}", ha="center", va="center", fontsize=6.5,
                     color="white" if matrix[i, j] < 0.25 or matrix[i, j] > 0.85 else "black")
-    first_summary = next((i for i, label in enumerate(labels) if label.startswith("ALL")), len(labels))
+    first_summary = next((i for i, label in enumerate(labels) if label == ALL or label.startswith(ALL + ":")),
+                         len(labels))
     ax.axhline(first_summary - 0.5, color="black", linewidth=1.5)  # categories above, summary rows below
     fig.colorbar(image, ax=ax, fraction=0.04, pad=0.02, label="accuracy")
     ax.set_title(title, fontsize=9)
