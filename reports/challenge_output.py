@@ -160,5 +160,5 @@ def summary_markdown(result: ChallengeResult, rows: str = "all") -> str:
     """The accuracy table for the terminal: every row, or only the summary rows (``rows="summary"``)."""
     table = accuracy_table(result, [])
     if rows == "summary":
-        table.rows = [r for r in table.rows if r[0].startswith("ALL")]
+        table.rows = [r for r in table.rows if r[0] == ALL or r[0].startswith(ALL + ":")]
     return to_markdown(table, level=3)
