@@ -77,7 +77,8 @@ def provenance_notes(meta: dict[str, Any]) -> list[str]:
     notes = ["Correct = score(good) > score(bad) in the metric's quality direction (TER flipped); ties "
              "(within 1e-6 of the range) are wrong; cells.csv counts them",
              "Rows: one per category; ALL:<severity> pools the items of that severity; ALL pools every item",
-             "Interval: percentile bootstrap over the cell's items (1000 resamples, seeded per cell)"]
+             f"Interval: percentile bootstrap over the cell's items ({meta.get('bootstrap', 1000)} resamples, "
+             f"seed {meta.get('seed', 0)}, seeded per cell)"]
     notes += [f"Signature {m}: {s}" for m, s in meta.get("signatures", {}).items()]
     notes += [f"Left out {m}: {why}" for m, why in meta.get("unavailable", {}).items()]
     notes.append(f"Produced by rome challenge, {provenance()}")

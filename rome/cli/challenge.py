@@ -78,10 +78,28 @@ def _describe_input(data, items) -> str:
     return line
 
 
-def run(args: argparse.Namespace) -> int:
-    _validate(args)
+def _score_with_progress(scorer, pairs) -> dict:
+    """Score with a progress bar over the (pair, metric) scores still missing; say how many were cached."""
     from tqdm import tqdm
 
+    bars: list[tqdm] = []
+    wanted = len(pairs) * len(scorer.metrics)
+
+    def start(total: int) -> None:
+        if wanted - total:
+            print(f"already cached: {wanted - total} of {wanted} scores", file=sys.stderr)
+        bars.append(tqdm(total=total, unit="score", file=sys.stderr, desc="scoring", dynamic_ncols=True,
+                         disable=total == 0))
+
+    try:
+        return scorer.score(pairs, progress=lambda k: bars[0].update(k), on_start=start)
+    finally:
+        for bar in bars:
+            bar.close()
+
+
+def run(args: argparse.Namespace) -> int:
+    _validate(args)
     from reports.challenge import build_result, item_pairs
     from reports.challenge_output import summary_markdown, write_outputs
     from rome.core.cache import ScoreCache, default_cache_path
@@ -105,20 +123,7 @@ def run(args: argparse.Namespace) -> int:
     scorer = PairScorer(metrics, cache, corpus, model=args.model, workers=args.workers or default_workers(),
                         chunk_size=args.chunk_size or CHUNK_SIZE)
     loaded = time.perf_counter()
-    bars: list[tqdm] = []
-
-    def start(total: int) -> None:
-        cached = len(pairs) * len(metrics) - total
-        if cached:
-            print(f"already cached: {cached} of {len(pairs) * len(metrics)} scores", file=sys.stderr)
-        bars.append(tqdm(total=total, unit="score", file=sys.stderr, desc="scoring", dynamic_ncols=True,
-                         disable=total == 0))
-
-    try:
-        scores = scorer.score(pairs, progress=lambda k: bars[0].update(k), on_start=start)
-    finally:
-        for bar in bars:
-            bar.close()
+    scores = _score_with_progress(scorer, pairs)
     scored = time.perf_counter()
     infos = {m: MetricInfo.of(m, metric) for m, metric in metrics.items()}
     result = build_result(items, pairs, scores, infos, args.seed, args.bootstrap)
