@@ -131,4 +131,56 @@ class JsonlPairs:
         return {"source": "jsonl", "path": str(self.path), "n": self.n, "seed": self.seed}
 
 
-DataSource = Novikova | JsonlPairs
+@dataclass(frozen=True)
+class ChallengeSet:
+    """Minimal pairs from challenge files (DEMETR JSON or the generic JSONL; see :mod:`rome.data.challenge`).
+
+    Its cases come straight from the data, with no perturbation: the original is the good
+    hypothesis, the variant the bad one, the kind the item's category, the expectation
+    ``decrease``. ``paths`` are files or directories (default: the shipped DEMETR files);
+    ``n_per_category`` keeps that many items per category, picked with ``seed``
+    (:func:`rome.data.challenge.sample_per_category`); ``categories`` keeps only those;
+    ``n`` caps the total (``None``: all).
+    """
+
+    paths: tuple[str, ...] | str = ()
+    n_per_category: int | None = None
+    n: int | None = None
+    seed: int = 0
+    categories: tuple[str, ...] | None = None
+    #: a suite over this source needs no perturbation (the runner takes the cases from :meth:`load`)
+    direct_cases = True
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "paths", (self.paths,) if isinstance(self.paths, str) else tuple(self.paths))
+        if self.categories is not None:
+            object.__setattr__(self, "categories", tuple(self.categories))
+        if self.n_per_category is not None and self.n_per_category < 1:
+            raise InputError("ChallengeSet: n_per_category must be at least 1")
+
+    def load(self):
+        """(the :class:`~rome.data.challenge.ChallengeData` read, its items after the selection)."""
+        from rome.data.challenge import demetr_dir, load_challenge, sample_per_category
+
+        data = load_challenge(self.paths or (demetr_dir(),))
+        items = data.items
+        if self.categories is not None:
+            unknown = sorted(set(self.categories) - {i.category for i in items})
+            if unknown:
+                raise InputError(f"ChallengeSet: no items of categor{'y' if len(unknown) == 1 else 'ies'} "
+                                 f"{', '.join(unknown)}")
+            items = [i for i in items if i.category in self.categories]
+        return data, sample_per_category(items, self.n_per_category, self.seed)
+
+    def pairs(self) -> Iterator[SourcePair]:
+        """(reference, good) pairs, for code that walks any data source; suites use :meth:`load`."""
+        for item in self.load()[1]:
+            yield SourcePair(item.id, item.reference[0], item.good)
+
+    def describe(self) -> dict:
+        return {"source": "challenge", "paths": list(self.paths) or ["<shipped DEMETR>"],
+                "n_per_category": self.n_per_category, "n": self.n, "seed": self.seed,
+                **({"categories": list(self.categories)} if self.categories is not None else {})}
+
+
+DataSource = Novikova | JsonlPairs | ChallengeSet

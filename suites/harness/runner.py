@@ -41,6 +41,8 @@ class Case:
     variant: str
     source_id: str
     edits: list[dict[str, Any]] = field(default_factory=list)
+    #: a challenge item's severity (empty for perturbation cases)
+    severity: str = ""
 
 
 @dataclass
@@ -122,6 +124,30 @@ def build_cases(
     return cases, stats
 
 
+def challenge_cases(suite: Suite, n: int) -> tuple[list[Case], BuildStats]:
+    """Cases straight from a challenge set: original = good, variant = bad, kind = category.
+
+    A single reference stays a string (as in every other suite); several are a tuple.
+    """
+    from rome.data.challenge import sample_total
+
+    data, items = suite.data.load()
+    items = sample_total(items, n if n < UNLIMITED else None, suite.data.seed)
+    stats = BuildStats(requested=n, texts_tried=sum(f.records for f in data.files), skipped=data.skipped)
+    cases = [Case(case_id=item.id, suite=suite.name, kind=item.category, expectation="decrease",
+                  reference=item.reference[0] if len(item.reference) == 1 else item.reference,
+                  original=item.good, variant=item.bad, source_id=item.group, severity=item.severity)
+             for item in items]
+    stats.built = len(cases)
+    return cases, stats
+
+
+def applies(check: Any, case: Case) -> bool:
+    """Whether a case check covers ``case``: by expectation, or by the whole case when the check says how."""
+    by_case = getattr(check, "applies_to_case", None)
+    return by_case(case) if callable(by_case) else check.applies_to(case.expectation)
+
+
 class SuiteRun:
     """One suite run: lazy cases, per-metric scores (cached on disk) and check results."""
 
@@ -156,13 +182,18 @@ class SuiteRun:
         return self._perturbation
 
     def build_perturbation_description(self) -> dict[str, Any]:
+        if self.suite.direct_cases:
+            return {"kind": "none", "cases": "minimal pairs from the data (original = good, variant = bad)"}
         return self.perturbation.describe()
 
     @property
     def cases(self) -> list[Case]:
         if self._cases is None:
             start = time.perf_counter()
-            self._cases, self.build_stats = build_cases(self.suite, self.n, self.cache, self.perturbation)
+            if self.suite.direct_cases:
+                self._cases, self.build_stats = challenge_cases(self.suite, self.n)
+            else:
+                self._cases, self.build_stats = build_cases(self.suite, self.n, self.cache, self.perturbation)
             self.timings["cases"] = time.perf_counter() - start
             if not self._cases:
                 raise InputError(f"suite {self.suite.name!r}: the perturbation changed none of the "
@@ -222,7 +253,7 @@ class SuiteRun:
                 raise InputError(f"suite {self.suite.name!r} has no check {check_name!r}")
             info = self.info(metric)
             if hasattr(check, "applies_to"):
-                wanted = {c.case_id for c in self.cases if check.applies_to(c.expectation)}
+                wanted = {c.case_id for c in self.cases if applies(check, c)}
                 self._results[key] = check.evaluate(info, [s for s in self.case_scores(metric) if s.case_id in wanted])
             else:
                 scores = self.scores(metric)

@@ -84,12 +84,15 @@ def _package_sources(path: Path) -> set[Path]:
 
 @dataclass(frozen=True)
 class Suite:
-    """One robustness case: which texts, which perturbation, which metrics, which checks."""
+    """One robustness case: which texts, which perturbation, which metrics, which checks.
+
+    A data source with its own cases (``ChallengeSet``: minimal pairs) needs no perturbation.
+    """
 
     name: str
     data: DataSource
-    perturbation: Perturb | Perturbation
-    checks: Sequence[Check]
+    perturbation: Perturb | Perturbation | None = None
+    checks: Sequence[Check] = ()
     metrics: Sequence[str] = ALL
     description: str = ""
     #: variants kept per original text (e.g. adjective synonym + antonym = 2)
@@ -110,6 +113,17 @@ class Suite:
             raise InputError(f"suite {self.name!r} declares no checks")
         if self.variants_per_text < 1:
             raise InputError(f"suite {self.name!r}: variants_per_text must be >= 1")
+        if self.perturbation is None and not self.direct_cases:
+            raise InputError(f"suite {self.name!r} declares no perturbation; only a data source with its "
+                             "own cases (ChallengeSet) can go without one")
+        if self.perturbation is not None and self.direct_cases:
+            raise InputError(f"suite {self.name!r}: {type(self.data).__name__} gives its own cases; "
+                             "drop perturbation=")
+
+    @property
+    def direct_cases(self) -> bool:
+        """Whether the cases come straight from the data (minimal pairs), not from a perturbation."""
+        return bool(getattr(self.data, "direct_cases", False))
 
     @property
     def case_checks(self) -> tuple[CaseCheck, ...]:
@@ -129,12 +143,16 @@ class Suite:
         return expand_metric_names(list(selected))
 
     def build_perturbation(self) -> Perturbation:
+        if self.perturbation is None:
+            raise InputError(f"suite {self.name!r} has no perturbation (its cases come from its data)")
         if isinstance(self.perturbation, Perturbation):
             return self.perturbation
         return self.perturbation.build()
 
     def perturbation_kind(self) -> str:
         p = self.perturbation
+        if p is None:
+            return "challenge"
         return p.kind if isinstance(p, Perturb) else type(p).kind
 
 

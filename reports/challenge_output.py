@@ -1,0 +1,165 @@
+"""Write a challenge run: ``accuracy.csv`` (exact header), ``cells.csv``, Markdown, HTML, heatmap, items, summary.
+
+Files in the output folder:
+
+- ``accuracy.csv``: ``category,severity,metric,n,accuracy`` and nothing else (accuracy in [0, 1]).
+  ``severity`` holds, for a category row, its items' severity (``a+b`` if they differ, empty if
+  none is given); for an ``ALL:<severity>`` row that severity; for the ``ALL`` row ``all``.
+- ``cells.csv``: the same rows plus ``ci_low, ci_high`` (95 % bootstrap), ``ties`` (counted as
+  wrong) and ``sensitivity`` (empty where undefined).
+- ``accuracy.md`` / ``accuracy.html``: accuracy with intervals, sensitivity, the inputs and
+  their skips, metric signatures and the commit; ``accuracy.png``: the heatmap (rows x metrics).
+- ``items.jsonl``: per item its id, category, severity, and per metric the good, bad and "."
+  scores and whether it was right; ``run.json``: inputs, skips, settings, signatures, timings.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from reports import plots
+from reports.challenge import ALL, CONTROL_TEXT, CSV_HEADER, ChallengeResult
+from reports.tables import Table, fmt, provenance, to_html_page, to_markdown
+
+
+def _accuracy_cell(result: ChallengeResult, category: str, metric: str) -> str:
+    cell = result.cell(category, metric)
+    if cell is None:
+        return "–"
+    return f"{cell.accuracy:.3f} [{cell.ci_low:.2f}, {cell.ci_high:.2f}]"
+
+
+def _rows(result: ChallengeResult, value) -> list[list[str]]:
+    rows = []
+    for category, severity in result.row_labels():
+        n = result.cell(category, result.metrics[0]).n
+        rows.append([category, severity, str(n), *(value(category, m) for m in result.metrics)])
+    return rows
+
+
+def accuracy_table(result: ChallengeResult, notes: list[str]) -> Table:
+    return Table("Accuracy: good scored strictly above bad (95 % bootstrap interval)",
+                 ["category", "severity", "n", *result.metrics],
+                 _rows(result, lambda c, m: _accuracy_cell(result, c, m)), notes, label="accuracy")
+
+
+def sensitivity_table(result: ChallengeResult) -> Table:
+    def value(category: str, metric: str) -> str:
+        cell = result.cell(category, metric)
+        return fmt(cell.sensitivity if cell else None)
+
+    return Table(f"Sensitivity: mean drop good → bad over mean drop good → \"{CONTROL_TEXT}\"",
+                 ["category", "severity", "n", *result.metrics], _rows(result, value),
+                 ["1 = the perturbation costs as much as deleting the translation; 0 = nothing; "
+                  "– = undefined (the metric does not score \".\" below the good texts on average)"],
+                 label="sensitivity")
+
+
+def inputs_table(meta: dict[str, Any]) -> Table:
+    rows = []
+    for f in meta["files"]:
+        skipped = ", ".join(f"{n} {why}" for why, n in f["skipped"].items() if n) or "none"
+        rows.append([Path(f["path"]).name, f["format"] + (" (reversed)" if f.get("reversed") else ""),
+                     str(f["records"]), str(f["items"]), skipped])
+    notes = [f"Ignored (not read): {path} ({why})" for path, why in meta.get("ignored", [])]
+    if meta.get("sampled"):
+        notes.append(meta["sampled"])
+    return Table("Inputs: records read, usable items, items skipped and why",
+                 ["file", "format", "records", "usable items", "skipped"], rows, notes, label="inputs")
+
+
+def provenance_notes(meta: dict[str, Any]) -> list[str]:
+    notes = ["Correct = score(good) > score(bad) in the metric's quality direction (TER flipped); ties "
+             "(within 1e-6 of the range) are wrong; cells.csv counts them",
+             "Rows: one per category; ALL:<severity> pools the items of that severity; ALL pools every item",
+             f"Interval: percentile bootstrap over the cell's items ({meta.get('bootstrap', 1000)} resamples, "
+             f"seed {meta.get('seed', 0)}, seeded per cell)"]
+    notes += [f"Signature {m}: {s}" for m, s in meta.get("signatures", {}).items()]
+    notes += [f"Left out {m}: {why}" for m, why in meta.get("unavailable", {}).items()]
+    notes.append(f"Produced by rome challenge, {provenance()}")
+    return notes
+
+
+def write_accuracy_csv(result: ChallengeResult, path: Path) -> Path:
+    with path.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.writer(handle, lineterminator="\n")
+        writer.writerow(CSV_HEADER)
+        writer.writerows(cell.csv_row() for cell in result.cells)
+    return path
+
+
+def write_cells_csv(result: ChallengeResult, path: Path) -> Path:
+    with path.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.writer(handle, lineterminator="\n")
+        writer.writerow([*CSV_HEADER, "ci_low", "ci_high", "ties", "sensitivity"])
+        for c in result.cells:
+            writer.writerow([*c.csv_row(), f"{c.ci_low:.6f}", f"{c.ci_high:.6f}", c.ties,
+                             "" if c.sensitivity is None else f"{c.sensitivity:.6f}"])
+    return path
+
+
+def write_items(result: ChallengeResult, path: Path) -> Path:
+    correct = {m: s.correct() for m, s in result.scores.items()}
+    with path.open("w", encoding="utf-8") as handle:
+        for i, item in enumerate(result.items):
+            scores = {m: {"good": float(s.good[i]), "bad": float(s.bad[i]), "control": float(s.control[i]),
+                          "correct": bool(correct[m][i])} for m, s in result.scores.items()}
+            row = {"id": item.id, "category": item.category, "severity": item.severity,
+                   "reference": list(item.reference), "good": item.good, "bad": item.bad, "scores": scores}
+            handle.write(json.dumps(row, ensure_ascii=False) + "\n")
+    return path
+
+
+def heatmap(result: ChallengeResult, path: Path, title: str) -> Path:
+    """Rows (categories, then the summary rows) x metrics, coloured by accuracy (0 red .. 1 green)."""
+    plt = plots._pyplot()
+    labels = [c for c, _ in result.row_labels()]
+    matrix = np.array([[result.cell(c, m).accuracy for m in result.metrics] for c in labels])
+    fig, ax = plt.subplots(figsize=(1.1 * len(result.metrics) + 3.5, 0.32 * len(labels) + 1.6))
+    image = ax.imshow(matrix, cmap="RdYlGn", vmin=0.0, vmax=1.0, aspect="auto")
+    ax.set_xticks(range(len(result.metrics)), labels=result.metrics, rotation=30, ha="right", fontsize=8)
+    ax.set_yticks(range(len(labels)), labels=labels, fontsize=7)
+    for i in range(len(labels)):
+        for j in range(len(result.metrics)):
+            ax.text(j, i, f"{matrix[i, j]:.2f}", ha="center", va="center", fontsize=6.5,
+                    color="white" if matrix[i, j] < 0.25 or matrix[i, j] > 0.85 else "black")
+    first_summary = next((i for i, label in enumerate(labels) if label == ALL or label.startswith(ALL + ":")),
+                         len(labels))
+    ax.axhline(first_summary - 0.5, color="black", linewidth=1.5)  # categories above, summary rows below
+    fig.colorbar(image, ax=ax, fraction=0.04, pad=0.02, label="accuracy")
+    ax.set_title(title, fontsize=9)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def write_outputs(result: ChallengeResult, out: Path, meta: dict[str, Any]) -> list[Path]:
+    out.mkdir(parents=True, exist_ok=True)
+    title = "Challenge-set accuracy of the metrics"
+    notes = provenance_notes(meta)
+    tables = [accuracy_table(result, notes), sensitivity_table(result), inputs_table(meta)]
+    written = [write_accuracy_csv(result, out / "accuracy.csv"), write_cells_csv(result, out / "cells.csv")]
+    image = heatmap(result, out / "accuracy.png", f"{title} ({len(result.items)} items)")
+    intro = (f"{len(result.items)} minimal pairs from {len(meta['files'])} file(s); "
+             f"{sum(sum(f['skipped'].values()) for f in meta['files'])} items skipped (see Inputs).")
+    md = f"# {title}\n\n{intro}\n\n" + "\n".join(to_markdown(t) for t in tables) + f"\n![heatmap]({image.name})\n"
+    (out / "accuracy.md").write_text(md, encoding="utf-8")
+    (out / "accuracy.html").write_text(to_html_page(title, tables, [image.name], intro), encoding="utf-8")
+    written += [out / "accuracy.md", out / "accuracy.html", image, write_items(result, out / "items.jsonl")]
+    (out / "run.json").write_text(json.dumps(meta, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    written.append(out / "run.json")
+    return written
+
+
+def summary_markdown(result: ChallengeResult, rows: str = "all") -> str:
+    """The accuracy table for the terminal: every row, or only the summary rows (``rows="summary"``)."""
+    table = accuracy_table(result, [])
+    if rows == "summary":
+        table.rows = [r for r in table.rows if r[0] == ALL or r[0].startswith(ALL + ":")]
+    return to_markdown(table, level=3)

@@ -1,0 +1,150 @@
+"""``rome challenge PATH...``: accuracy of metrics on minimal-pair challenge sets (DEMETR, your JSONL).
+
+Reads DEMETR JSON files and generic JSONL challenge files (or directories of them), scores
+every unique (hypothesis, reference) pair once per metric through the score cache (resumable:
+run the same command again after a kill), and writes ``accuracy.csv`` (``category,severity,
+metric,n,accuracy``), ``cells.csv`` (with bootstrap intervals and sensitivity), Markdown, HTML,
+a heatmap and per-item scores. See docs/challenge.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from rome.core.errors import InputError, ResourceMissingError
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("challenge", help="accuracy of metrics on minimal-pair challenge sets (DEMETR, generic JSONL)")
+    p.add_argument("paths", nargs="+", type=Path, metavar="PATH",
+                   help="DEMETR JSON file, generic JSONL challenge file, or a directory of them")
+    p.add_argument("--metric", action="append", default=None,
+                   help="metric name, repeatable; 'all' (default) for every metric")
+    p.add_argument("--model", default=None, help="encoder for model-based metrics (default: embedded MiniLM)")
+    p.add_argument("--out", type=Path, default=None, help="output folder (default: ROME_OUT/challenge or ./rome-out/challenge)")
+    p.add_argument("--n-per-category", type=int, default=None, metavar="K",
+                   help="score at most K items per category, picked with --seed (default: all)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the sample and of the bootstrap (default 0)")
+    p.add_argument("--bootstrap", type=int, default=1000, metavar="N", help="bootstrap resamples per cell (default 1000)")
+    p.add_argument("--workers", type=int, default=None,
+                   help="scoring processes (default: one per core, at most 4; 1 = in this process)")
+    p.add_argument("--chunk-size", type=int, default=None, help="pairs scored and committed per step (default 256)")
+    p.add_argument("--no-cache", action="store_true", help="keep scores in memory only (no resume)")
+    p.set_defaults(handler=run)
+
+
+def _validate(args: argparse.Namespace) -> None:
+    for name in ("n_per_category", "workers", "chunk_size", "bootstrap"):
+        value = getattr(args, name)
+        if value is not None and value < 1:
+            raise InputError(f"--{name.replace('_', '-')} must be at least 1")
+
+
+def _build(names: list[str], model: str | None, corpus) -> tuple[dict[str, Any], dict[str, str]]:
+    """The metrics that can run here; with several, one that cannot is left out (said), else an error."""
+    from rome.core.cache import cache_signature
+    from rome.core.registry import build_metrics
+
+    metrics, unavailable = {}, {}
+    for name in names:
+        try:
+            metric = build_metrics([name], model)[name]
+            cache_signature(metric, *corpus)  # resolves weights and versions: fails here, not mid-run
+        except ResourceMissingError as exc:
+            if len(names) == 1:
+                raise
+            unavailable[name] = str(exc)
+            print(f"left out {name}: {exc}", file=sys.stderr)
+            continue
+        metrics[name] = metric
+    if not metrics:
+        raise ResourceMissingError("none of the metrics can run here: " + "; ".join(unavailable.values()))
+    return metrics, unavailable
+
+
+def _describe_input(data, items) -> str:
+    skipped = ", ".join(f"{n} {why}" for why, n in data.skipped.most_common()) or "none"
+    line = (f"read {len(data.files)} file(s): {len(data.items)} usable items, skipped {skipped}; "
+            f"scoring {len(items)} items in {len({i.category for i in items})} categories")
+    empty = [f.path.name for f in data.files if f.items == 0]
+    if empty:
+        line += f"; no usable item in {', '.join(empty)}"
+    for path, why in data.ignored:
+        line += f"\nignored {path} ({why})"
+    return line
+
+
+def _score_with_progress(scorer, pairs) -> dict:
+    """Score with a progress bar over the (pair, metric) scores still missing; say how many were cached."""
+    from tqdm import tqdm
+
+    bars: list[tqdm] = []
+    wanted = len(pairs) * len(scorer.metrics)
+
+    def start(total: int) -> None:
+        if wanted - total:
+            print(f"already cached: {wanted - total} of {wanted} scores", file=sys.stderr)
+        bars.append(tqdm(total=total, unit="score", file=sys.stderr, desc="scoring", dynamic_ncols=True,
+                         disable=total == 0))
+
+    try:
+        return scorer.score(pairs, progress=lambda k: bars[0].update(k), on_start=start)
+    finally:
+        for bar in bars:
+            bar.close()
+
+
+def run(args: argparse.Namespace) -> int:
+    _validate(args)
+    from reports.challenge import build_result, item_pairs
+    from reports.challenge_output import summary_markdown, write_outputs
+    from rome.core.cache import ScoreCache, default_cache_path
+    from rome.core.paths import output_dir
+    from rome.core.registry import expand_metric_names
+    from rome.data.challenge import load_challenge, sample_per_category
+    from suites.harness.checks import MetricInfo
+    from suites.harness.pair_scoring import CHUNK_SIZE, PairScorer, default_workers, order_pairs
+
+    started = time.perf_counter()
+    data = load_challenge(args.paths)
+    items = sample_per_category(data.items, args.n_per_category, args.seed)
+    print(_describe_input(data, items), file=sys.stderr)
+    pairs = order_pairs(item_pairs(items))
+    # idf-weighted metrics are fitted on every usable item read (not the sample): a sampled run, a full
+    # run and a resumed one give the same pair the same score and share the cache
+    corpus_pairs = order_pairs(item_pairs(data.items))
+    corpus = ([h for h, _ in corpus_pairs], [r for _, r in corpus_pairs])
+    metrics, unavailable = _build(expand_metric_names(args.metric or ["all"]), args.model, corpus)
+    cache = ScoreCache(None if args.no_cache else default_cache_path())
+    scorer = PairScorer(metrics, cache, corpus, model=args.model, workers=args.workers or default_workers(),
+                        chunk_size=args.chunk_size or CHUNK_SIZE)
+    loaded = time.perf_counter()
+    scores = _score_with_progress(scorer, pairs)
+    scored = time.perf_counter()
+    infos = {m: MetricInfo.of(m, metric) for m, metric in metrics.items()}
+    result = build_result(items, pairs, scores, infos, args.seed, args.bootstrap)
+    out = args.out or output_dir("challenge")
+    meta = {
+        "paths": [str(p) for p in args.paths], "files": [f.describe() for f in data.files],
+        "ignored": data.ignored, "items": len(items), "usable_items": len(data.items),
+        "skipped": dict(data.skipped), "unique_pairs": len(pairs), "seed": args.seed,
+        "n_per_category": args.n_per_category, "bootstrap": args.bootstrap,
+        "sampled": (f"Sample: at most {args.n_per_category} items per category (seed {args.seed}) of "
+                    f"{len(data.items)} usable items" if args.n_per_category else ""),
+        "signatures": scorer.report.signatures, "unavailable": unavailable,
+        "scores": {"computed": scorer.report.computed, "cached": scorer.report.cached,
+                   "workers": scorer.report.workers,
+                   "cpu_seconds": {m: round(s, 1) for m, s in scorer.report.cpu_seconds.items()}},
+        "idf_corpus": f"{len(corpus_pairs)} unique pairs of all {len(data.items)} usable items read",
+        "timings_s": {"load": round(loaded - started, 2), "scoring": round(scored - loaded, 2)},
+    }
+    meta["timings_s"]["total_before_writing"] = round(time.perf_counter() - started, 2)
+    write_outputs(result, out, meta)
+    print(summary_markdown(result, rows="summary"), end="")
+    print(f"outputs: {out}/accuracy.csv (accuracy.md, accuracy.html, accuracy.png, cells.csv, items.jsonl)",
+          file=sys.stderr)
+    return 0
