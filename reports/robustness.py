@@ -165,6 +165,8 @@ def provenance_notes(report: RobustnessReport) -> list[str]:
     return notes
 
 
+#: the validity cell of a challenge set's rows: its pairs were made and checked by its authors
+PUBLISHED = "published set"
 TRAINED_MARK = "†"
 TRAINED_NOTE = f"{TRAINED_MARK} RoMe's scorer was trained on this family of damage (the metric's training negatives)"
 
@@ -177,6 +179,8 @@ def row_validity(suite: SuiteOutput, check: str, cards_dir: Path | None = None) 
     if expectation is None:
         return None
     recorded = suite.summary.get("validity") or {}
+    if recorded.get("published"):
+        return None
     card = recorded.get("card") or suite.summary.get("perturbation", {}).get("kind")
     if not card:
         return CardStatus("?", expectation, UNMEASURED)
@@ -217,7 +221,8 @@ def checks_table(report: RobustnessReport) -> Table:
                 mark = status is not None and _trained_on(suite, metric)
                 flagged |= mark
                 cells.append(_check_cell(stats) + (f" {TRAINED_MARK}" if mark else ""))
-            rows.append([suite.name, check, str(n), validity_cell(status), *cells])
+            published = bool((suite.summary.get("validity") or {}).get("published"))
+            rows.append([suite.name, check, str(n), PUBLISHED if published else validity_cell(status), *cells])
     requirements = {f"{s.name}/{check}: {stats['requirement']}" for s in report.suites
                     for checks in s.summary["checks"].values() for check, stats in checks.items()
                     if isinstance(stats, dict) and stats.get("requirement")}

@@ -89,14 +89,23 @@ def test_damage_found_while_running_is_a_one_line_error_naming_the_cache(tmp_pat
 
 
 class DamagingBLEU(BLEU):
-    """BLEU that damages the default score cache before it scores: damage arriving mid-run."""
+    """BLEU that damages the default score cache before it scores: damage arriving mid-run.
+
+    Another process's commit comes first, so the run's connection cannot keep answering from the
+    pages it holds in memory (SQLite drops them when the write-ahead log moves): the run must read
+    the damaged pages, as a process meeting a disk fault mid-run would.
+    """
 
     name = "bleu_damaging"
 
     def _score_multi(self, hypotheses, references):
+        import sqlite3
+
         from rome.core.cache import default_cache_path
 
         path = default_cache_path()
+        with sqlite3.connect(path) as other:
+            other.execute("INSERT OR REPLACE INTO cases VALUES ('other process', '{}')")
         with path.open("r+b") as handle:
             handle.seek(PAGE)
             handle.write(bytes(range(256)) * ((path.stat().st_size - PAGE) // 256))

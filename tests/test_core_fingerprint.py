@@ -241,18 +241,25 @@ def test_a_perturbation_source_change_rebuilds_cached_suite_cases(tmp_path, monk
         sys.modules.pop("doubler_4711", None)
 
 
-def test_a_helper_beside_the_perturbation_is_part_of_its_fingerprint(tmp_path, monkeypatch):
-    """Perturbations share helpers (``_clause.py``): editing one re-keys every perturbation beside it."""
+def test_a_helper_the_perturbation_imports_is_part_of_its_fingerprint(tmp_path, monkeypatch):
+    """Perturbations share helpers (``passive.py`` -> ``_clause.py``): editing a helper a perturbation
+    imports re-keys it; a file beside it that it does not import does not (its validity card stays current)."""
     from suites.harness.spec import perturbation_fingerprint
 
+    package = tmp_path / "pkg_4712"
+    package.mkdir()
+    (package / "__init__.py").write_text("", encoding="utf-8")
+    (package / "_helper.py").write_text("HELPER = 1\n", encoding="utf-8")
+    source = PERTURBATION_SOURCE.replace("COUNT", "1") + "\n\ndef _uses_helper():\n    from pkg_4712 import _helper\n"
+    (package / "doubler.py").write_text(source, encoding="utf-8")
     monkeypatch.syspath_prepend(str(tmp_path))
-    (tmp_path / "doubler_4712.py").write_text(PERTURBATION_SOURCE.replace("COUNT", "1"), encoding="utf-8")
     try:
-        doubler = importlib.import_module("doubler_4712").Doubler()
+        doubler = importlib.import_module("pkg_4712.doubler").Doubler()
         before = perturbation_fingerprint(doubler)
-        (tmp_path / "_helper.py").write_text("HELPER = 1\n", encoding="utf-8")
-        assert perturbation_fingerprint(doubler) != before
-        (tmp_path / "_helper.py").unlink()
+        (package / "_unrelated.py").write_text("OTHER = 1\n", encoding="utf-8")
         assert perturbation_fingerprint(doubler) == before
+        (package / "_helper.py").write_text("HELPER = 2\n", encoding="utf-8")
+        assert perturbation_fingerprint(doubler) != before
     finally:
-        sys.modules.pop("doubler_4712", None)
+        for name in ("pkg_4712.doubler", "pkg_4712"):
+            sys.modules.pop(name, None)

@@ -67,13 +67,20 @@ def summary(run: SuiteRun) -> dict[str, Any]:
         "perturbation": run.build_perturbation_description(),
         "checks": {m: {c.name: run.result(m, c.name).summary() for c in run.suite.checks} for m in metrics},
         "check_expectations": {c.name: getattr(c, "expectation", None) for c in run.suite.checks},
-        "validity": {"card": run.perturbation.card_name(), "fingerprint": perturbation_fingerprint(run.perturbation)},
+        "validity": _validity_record(run),
         "trained_on_families": trained_on_families(run, metrics),
         "unavailable": dict(run.unavailable),
         "cache": {"hits": run.cache.hits, "misses": run.cache.misses,
                   "path": str(run.cache.path) if run.cache.path else None},
         "timings_s": {k: round(v, 3) for k, v in run.timings.items()},
     }
+
+
+def _validity_record(run: SuiteRun) -> dict[str, Any]:
+    """The card judging the suite's perturbation; a published minimal-pair set has none of ours."""
+    if run.suite.direct_cases:
+        return {"card": None, "published": True}
+    return {"card": run.perturbation.card_name(), "fingerprint": perturbation_fingerprint(run.perturbation)}
 
 
 def trained_on_families(run: SuiteRun, metrics: list[str]) -> dict[str, list[str]]:
