@@ -31,8 +31,8 @@ def rome_step_times(hypotheses: list[str], references: list[str], with_grammar: 
     from rome.core.encoder import get_encoder
     from rome.core.parsing import get_parser
     from rome.metric import load_grammar
-    from rome.metric.scorer import load_scorer
     from rome.metric.metric import VARIANTS
+    from rome.metric.scorer import load_scorer
     from rome.metric.semantic import IdfTable, semantic_similarity
     from rome.metric.tree_edit import ted_similarity
     from rome.metric.words import build_words

@@ -1,11 +1,13 @@
 """Train RoMe's scorer networks self-supervised: ``python -m rome.training.scorer [--seed 0]``.
 
-Pairs (see :mod:`rome.training.negatives`): SFREST's MRs are split 80/20 by MR (seeded); for each MR
+Pairs (see :mod:`rome.training.negatives`): the MRs of SFREST's *train* side (the data layer's
+one split; the suites sample only the other side) are split 80/20 by MR (seeded); for each MR
 up to 4 ordered pairs of distinct human references are positives, each with one perturbed
 negative. Features come from the real pipeline (MiniLM words, EMD, TED-SE, and the grammar
 classifier when its weights exist). Two networks are trained and written to
-``rome/weights/``: ``scorer_ted.json`` over (F_sem, F_ted) and, when the grammar classifier
-is available, ``scorer_full.json`` over (F_sem, F_ted, F_g). No human rating is read.
+``rome/metric/weights/``: ``scorer_ted.json`` over (F_sem, F_ted) and, when the grammar
+classifier is available, ``scorer_full.json`` over (F_sem, F_ted, F_g). No human rating is read.
+``--cache`` keeps the features keyed by their fingerprints (:func:`cached_features`).
 
 Departures from §3.4: Adam (lr 1e-2, 2000 full-batch epochs) instead of SGD at lr 1e-4,
 which does not move a 3-input network in any affordable number of steps; weights kept
