@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from require_extras import missing
 
-from rome.core.errors import ResourceMissingError
+from rome.core.errors import InputError, ResourceMissingError
 from rome.core.registry import available_metrics, build_metric
 from rome.metric import RoMe, load_grammar
 from rome.metric.scorer import load_scorer
@@ -64,8 +64,14 @@ def test_rome_is_lower_than_bertscore_on_repetition(scores):
 
 
 def test_rome_separates_bad_cases_from_paraphrase_more_than_the_baselines(scores):
-    """Scales differ (MoverScore goes negative), so compare each metric with its own paraphrase score."""
-    rome = scores["rome/ted"]
+    """Scales differ (MoverScore goes negative), so compare each metric with its own paraphrase score.
+
+    The full RoMe (its grammar feature is what catches repetition): ``rome/ted`` alone is level
+    with MoverScore here (repetition / paraphrase 0.26 vs 0.26, docs/rome.md).
+    """
+    if "rome" not in scores:
+        pytest.skip("grammar classifier weights not built yet")
+    rome = scores["rome"]
     for name in ("bertscore", "moverscore"):
         if name not in scores:
             continue
@@ -134,8 +140,31 @@ def test_scorer_weights_are_monotone_in_each_feature():
 
 def test_idf_from_a_user_corpus_changes_the_weights_and_the_signature():
     corpus = ["Munich is a city.", "Germany is a country.", "The south of Germany is sunny."] * 3
-    plain, fitted = RoMe(variant="soft"), RoMe(variant="soft", idf_corpus=corpus)
-    assert "idf:corpus:9" in str(fitted.signature()) and "idf:pair" in str(plain.signature())
+    plain, fitted, pair = RoMe(variant="soft"), RoMe(variant="soft", idf_corpus=corpus), RoMe(variant="soft", idf="pair")
+    assert "idf:corpus:9" in str(fitted.signature()) and "idf:wordnet" in str(plain.signature())
+    assert "idf:pair" in str(pair.signature())
     a = plain.score_one(PARAPHRASE[1], PARAPHRASE[0])
     b = fitted.score_one(PARAPHRASE[1], PARAPHRASE[0])
-    assert 0 < b < 1 and a != pytest.approx(b)
+    c = pair.score_one(PARAPHRASE[1], PARAPHRASE[0])
+    assert 0 < b < 1 and a != pytest.approx(b) and a != pytest.approx(c)
+
+
+def test_unknown_idf_is_a_clear_error():
+    with pytest.raises(InputError, match="idf"):
+        RoMe(idf="corpus")
+
+
+def test_signature_is_the_same_before_and_after_the_grammar_classifier_loads():
+    """The cache key of a pair must not depend on whether F_g was computed yet in this process."""
+    if not _grammar_available():
+        pytest.skip("grammar classifier weights not built yet")
+    metric = RoMe()
+    before = str(metric.signature())
+    metric.score([PARAPHRASE[1]], [PARAPHRASE[0]])
+    assert str(metric.signature()) == before and "grammar:user:" not in before
+
+
+def test_networks_read_the_plain_emd_and_training_families_are_recorded():
+    assert RoMe().mode == "std" and RoMe(variant="ted").mode == "std" and RoMe(variant="soft").mode == "soft"
+    assert set(RoMe(variant="ted").trained_on_families()) <= {"adjective", "entity", "random_word", "repetition"}
+    assert RoMe(variant="soft").trained_on_families() == []

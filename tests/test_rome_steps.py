@@ -59,12 +59,27 @@ def test_a_word_split_into_pieces_gets_the_mean_of_its_pieces(words):
     assert len(w) == 7 and w.heads.count(-1) == 1
 
 
-def test_tfidf_weights_are_l2_normalised_and_repeats_share_their_term():
+def test_tfidf_weights_are_a_distribution_and_repeats_share_their_term():
     idf = IdfTable([["tesla", "tesla", "founded"], ["elon", "founded"]])
     weights = tfidf_weights(["tesla", "tesla", "founded"], idf)
-    assert np.linalg.norm([weights[0] + weights[1], weights[2]]) == pytest.approx(1.0)
+    assert weights.sum() == pytest.approx(1.0)
     assert weights[0] == weights[1]
     assert idf["founded"] == pytest.approx(1.0) and idf["tesla"] > idf["founded"]
+
+
+def test_general_idf_weighs_function_words_low_and_rare_words_high():
+    general = IdfTable.general()
+    assert general.n_docs > 100_000
+    assert general["the"] < general["by"] < general["restaurant"] < general["4157758160"]
+    weights = tfidf_weights(["internet", "is", "provided", "by", "the", "inn"], general)
+    assert weights[0] > 2 * weights[3] and weights[5] > 2 * weights[4]
+
+
+def test_an_added_or_missing_word_costs_and_a_repeated_word_is_not_free(words):
+    ref, hyp = words["Elon musk has founded tesla motors."], words["Elon Musk has founded Tesla Motors unbelievably."]
+    assert semantic_similarity(ref, hyp).f_sem < 0.99 and semantic_similarity(hyp, ref).f_sem < 0.99
+    repeated = words["Elon elon elon elon elon founded tesla tesla tesla."]
+    assert semantic_similarity(ref, repeated).f_sem < semantic_similarity(ref, hyp).f_sem - 0.2
 
 
 def test_relative_position_matches_figure_3():

@@ -153,12 +153,13 @@ def start_states(encoder, texts: Sequence[str], layer: int) -> list[np.ndarray]:
         return [e.vectors for e in encoder.encode(list(texts), layer=layer)]
     import torch
 
-    out = []
-    with torch.no_grad():
-        for text in texts:
-            ids, _, _ = encoder._tokenize(text)  # the encoder's tokenisation and truncation
-            out.append(encoder.model.embeddings(input_ids=torch.tensor([ids]))[0].numpy())
-    return out
+    ids = [encoder._tokenize(text)[0] for text in texts]  # the encoder's tokenisation and truncation
+    batch = torch.zeros((len(ids), max(len(i) for i in ids)), dtype=torch.long)
+    for row, row_ids in enumerate(ids):
+        batch[row, : len(row_ids)] = torch.tensor(row_ids)
+    with torch.no_grad():  # one call for the batch: embeddings are per position, padding is cut off below
+        hidden = encoder.model.embeddings(input_ids=batch).numpy()
+    return [hidden[row, : len(row_ids)] for row, row_ids in enumerate(ids)]
 
 
 def pad_hidden(vectors: Sequence[np.ndarray]):

@@ -12,6 +12,11 @@ name               what scores                                          paper ro
 ``rome/grammar``   scorer network over ``(F_sem, F_ted, F_g)``          + Grammar (= rome)
 =================  ===================================================  ==================
 
+The networks read the ``F_sem`` of ``rome/emd_std``: with MiniLM and word weights that are
+distributions, the hard alignment and the position penalty lost accuracy on every development
+set measured (passive rewrites, entity swaps, DEMETR; docs/rome.md, "Departures"), so the
+full metric keeps the paper's EMD, features and scorer but not those two steps.
+
 The grammar classifier (``rome.metric.grammar``) is imported only when a variant needs ``F_g``;
 while its weights are missing, ``rome`` and ``rome/grammar`` raise a one-line
 :class:`ResourceMissingError` rather than invent a value, and ``rome/ted`` still works.
@@ -31,7 +36,7 @@ from rome.core.errors import InputError, ResourceMissingError
 from rome.core.fingerprint import file_digest
 from rome.core.parsing import get_parser
 from rome.metric.scorer import ScorerNet, load_scorer, weights_path
-from rome.metric.semantic import DELTA, IdfTable, semantic_similarity
+from rome.metric.semantic import DELTA, GENERAL_IDF_PATH, IdfTable, semantic_similarity
 from rome.metric.tree_edit import THETA, ted_similarity
 from rome.metric.words import SKIPPED_POS, Words, analyse
 
@@ -40,8 +45,8 @@ VARIANTS: dict[str, tuple[str, str | None]] = {
     "emd_std": ("std", None),
     "align": ("align", None),
     "soft": ("soft", None),
-    "ted": ("soft", "ted"),
-    "grammar": ("soft", "full"),
+    "ted": ("std", "ted"),
+    "grammar": ("std", "full"),
 }
 
 
@@ -85,9 +90,9 @@ def load_grammar(source=None):
 class RoMe(Metric):
     """RoMe (Rony et al.): EMD semantics, TED-SE syntax and grammaticality, combined by a network.
 
-    ``idf_corpus`` gives the TF-IDF weights corpus-level idf from the user's texts; by default
-    each pair's idf comes from its own two sentences, so a pair's score never depends on the
-    rest of the batch.
+    Word weights are TF-IDF with ``idf="wordnet"`` (default: a fixed general-English table, so a
+    pair's score never depends on the rest of the batch), ``idf="pair"`` (the pair's own two
+    sentences, the first implementation) or ``idf_corpus`` (idf from the user's texts).
     """
 
     name = "rome"
@@ -104,6 +109,7 @@ class RoMe(Metric):
         theta: float = THETA,
         idf_corpus: Sequence[str] | None = None,
         grammar=None,
+        idf: str = "wordnet",
     ) -> None:
         if variant not in VARIANTS:
             raise InputError(f"RoMe variant must be one of {', '.join(VARIANTS)}, got {variant!r}")
@@ -114,6 +120,9 @@ class RoMe(Metric):
         self.encoder = get_encoder(model)
         self.layer, self.parser_name = layer, parser
         self.delta, self.theta = float(delta), float(theta)
+        if idf not in ("wordnet", "pair"):
+            raise InputError(f"RoMe idf must be 'wordnet' or 'pair', got {idf!r}")
+        self.idf_mode = idf
         self._idf_corpus = list(idf_corpus) if idf_corpus is not None else None
         self._idf: IdfTable | None = None
         self._scorer: ScorerNet | None = None
@@ -146,11 +155,14 @@ class RoMe(Metric):
         return self._grammar
 
     def _idf_table(self) -> IdfTable | None:
+        """The idf of every pair; ``None`` for ``idf="pair"`` (each pair fits its own)."""
         if self._idf_corpus is not None and self._idf is None:
             parsed = self.parser.parse([t.strip() for t in self._idf_corpus])
             self._idf = IdfTable(
                 [[t.text.lower() for t in p.tokens if t.pos not in SKIPPED_POS] for p in parsed]
             )
+        if self._idf is None and self.idf_mode == "wordnet":
+            self._idf = IdfTable.general()
         return self._idf
 
     # -- scoring --------------------------------------------------------------------------------
@@ -170,7 +182,8 @@ class RoMe(Metric):
         return out
 
     def _pair_features(self, ref: Words, hyp: Words, idf: IdfTable | None) -> tuple[float, float]:
-        f_sem = semantic_similarity(ref, hyp, self.mode, self.delta, idf).f_sem
+        table = idf if idf is not None else IdfTable([ref.keys, hyp.keys], name="pair")
+        f_sem = semantic_similarity(ref, hyp, self.mode, self.delta, table).f_sem
         f_ted = ted_similarity(ref, hyp, self.theta) if self.uses_ted else np.nan
         return f_sem, f_ted
 
@@ -216,7 +229,7 @@ class RoMe(Metric):
             ("layer", self.layer if self.layer is not None else "last"),
             ("emd", self.mode),
             ("delta", self.delta),
-            ("idf", f"corpus:{len(self._idf_corpus)}" if self._idf_corpus is not None else "pair"),
+            ("idf", f"corpus:{len(self._idf_corpus)}" if self._idf_corpus is not None else self.idf_mode),
         ]
         if self.uses_ted:
             fields += [("ted", "zhang-shasha"), ("theta", self.theta), ("parser", self.parser.name)]
@@ -237,9 +250,11 @@ class RoMe(Metric):
         """The classifier by the hash of its weights, without loading the committed one (warm runs)."""
         from rome.metric.grammar import weights_fingerprint
 
-        if self._grammar is None and self._grammar_source is None:
+        # the committed or a named weights file: the same fingerprint whether or not it is loaded yet,
+        # so a signature taken before scoring equals one taken after (cache keys stay stable)
+        if self._grammar_source is None:
             return weights_fingerprint()
-        if self._grammar is None and str(self._grammar_source).endswith(".safetensors"):
+        if isinstance(self._grammar_source, str | Path) and str(self._grammar_source).endswith(".safetensors"):
             return weights_fingerprint(self._grammar_source)
         fingerprint = getattr(self.grammar, "fingerprint", None)
         if not callable(fingerprint):
@@ -252,6 +267,8 @@ class RoMe(Metric):
         from rome.core import encoder, parsing
 
         files = [*Path(__file__).parent.glob("*.py"), Path(encoder.__file__), Path(parsing.__file__)]
+        if self.idf_mode == "wordnet" and self._idf_corpus is None:
+            files.append(GENERAL_IDF_PATH)
         if self.feature_set is not None:
             files.append(weights_path(self.feature_set))
         return files

@@ -31,8 +31,9 @@ def rome_step_times(hypotheses: list[str], references: list[str], with_grammar: 
     from rome.core.encoder import get_encoder
     from rome.core.parsing import get_parser
     from rome.metric import load_grammar
+    from rome.metric.metric import VARIANTS
     from rome.metric.scorer import load_scorer
-    from rome.metric.semantic import semantic_similarity
+    from rome.metric.semantic import IdfTable, semantic_similarity
     from rome.metric.tree_edit import ted_similarity
     from rome.metric.words import build_words
 
@@ -51,7 +52,9 @@ def rome_step_times(hypotheses: list[str], references: list[str], with_grammar: 
     parses = dict(zip(texts, _clock(times, "parse", lambda: parser.parse(texts))))
     words = _clock(times, "pool_words", lambda: {t: build_words(parses[t], embs[t]) for t in texts})
     pairs = list(zip(refs, hyps))
-    sem = _clock(times, "semantic_emd", lambda: [semantic_similarity(words[r], words[h]).f_sem for r, h in pairs])
+    mode, idf = VARIANTS["grammar" if with_grammar else "ted"][0], IdfTable.general()  # as RoMe() scores
+    sem = _clock(times, "semantic_emd",
+                 lambda: [semantic_similarity(words[r], words[h], mode, idf=idf).f_sem for r, h in pairs])
     ted = _clock(times, "ted_se", lambda: [ted_similarity(words[r], words[h]) for r, h in pairs])
     columns = [sem, ted]
     if grammar is not None:

@@ -2,7 +2,9 @@
 
 Steps, each a small function so tests and ``explain`` can look at them:
 
-1. word weights: sentence-level TF-IDF, L2-normalised per sentence (:func:`tfidf_weights`);
+1. word weights: sentence-level TF-IDF with idf from general English (WordNet's glosses and
+   examples, :meth:`IdfTable.general`), each sentence's weights normalised to sum 1 so that it
+   is a probability distribution over its words, as §2.1 describes EMD (:func:`tfidf_weights`);
 2. alignment score, Eq. 3 as Figure 3 computes it: ``cos(r_i, h_j) * (1 - pos_ij)`` with the
    relative position difference ``pos_ij = |q(i+1) - p(j+1)| / (pq)`` (:func:`alignment_scores`);
 3. hard constraint: a one-to-one alignment, each hypothesis word to at most one reference
@@ -11,8 +13,9 @@ Steps, each a small function so tests and ``explain`` can look at them:
 4. transport distance, Eq. 4: ``d_ij = 1 - cos * exp(gamma * pos_ij)`` with the soft penalty
    ``gamma = -|j - i| / max(p, q)`` for hard-aligned pairs whose cosine exceeds delta = 0.6,
    1 for every other pair (:func:`distance_matrix`);
-5. EMD, Eq. 1/2/5: partial transport of total mass ``min(m_sum, n_sum)`` solved by POT,
-   divided by that mass; ``F_sem = 1 - EMD`` (:func:`emd`).
+5. EMD, Eq. 1/2/5: transport of total mass ``min(m_sum, n_sum)`` (= 1 for two distributions,
+   so every word's weight is moved) solved by POT, divided by that mass; ``F_sem = 1 - EMD``
+   (:func:`emd`).
 
 ``mode`` selects the Table 5 ablations: ``"std"`` (plain EMD, ``d = 1 - cos`` everywhere),
 ``"align"`` (steps 2-4 with the hard position factor of Eq. 3 instead of the soft penalty),
@@ -21,10 +24,13 @@ Steps, each a small function so tests and ``explain`` can look at them:
 
 from __future__ import annotations
 
+import json
 import math
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 
@@ -32,16 +38,20 @@ from rome.metric.words import Words
 
 MODES = ("std", "align", "soft")
 DELTA = 0.6
+#: document frequencies of general English (``python -m rome.training.idf``)
+GENERAL_IDF_PATH = Path(__file__).resolve().parent / "weights" / "idf_wordnet.json"
 
 
 class IdfTable:
     """Inverse document frequencies, ``ln((1 + N) / (1 + df)) + 1`` (scikit-learn's smooth idf).
 
-    Without a user corpus RoMe fits one per pair on its two sentences ("sentence level"):
-    words both share weigh 1, words only one has weigh ln(3/2) + 1.
+    :meth:`general` (RoMe's default) reads a fixed table of general-English document
+    frequencies; ``IdfTable([ref_terms, hyp_terms])`` is the pair-level table of the first
+    implementation (words both share weigh 1, words only one has weigh ln(3/2) + 1, however
+    common), kept as ``RoMe(idf="pair")``.
     """
 
-    def __init__(self, documents: Iterable[Iterable[str]]) -> None:
+    def __init__(self, documents: Iterable[Iterable[str]] = (), name: str = "corpus") -> None:
         df: Counter[str] = Counter()
         n_docs = 0
         for doc in documents:
@@ -49,24 +59,41 @@ class IdfTable:
             n_docs += 1
         self.n_docs = n_docs
         self._df = df
+        self.name = name
+
+    @classmethod
+    def from_counts(cls, n_docs: int, df: Mapping[str, int], name: str) -> IdfTable:
+        table = cls(name=name)
+        table.n_docs, table._df = n_docs, Counter(df)
+        return table
+
+    @staticmethod
+    @lru_cache(maxsize=1)
+    def general() -> IdfTable:
+        """The committed general-English table (WordNet 3.0 glosses and examples)."""
+        data = json.loads(GENERAL_IDF_PATH.read_text(encoding="utf-8"))
+        return IdfTable.from_counts(int(data["n_docs"]), data["df"], "wordnet")
 
     def __getitem__(self, term: str) -> float:
         return math.log((1 + self.n_docs) / (1 + self._df.get(term, 0))) + 1.0
 
 
 def tfidf_weights(terms: list[str], idf: Mapping[str, float] | IdfTable) -> np.ndarray:
-    """Each word's TF-IDF in its sentence, the vector L2-normalised (scikit-learn's ``norm='l2'``).
+    """Each word's TF-IDF in its sentence, normalised to sum 1: the sentence as a distribution.
 
-    Repeated words share their term's weight, so "tesla tesla tesla" weighs no more than
-    the term would with its count; the sums of the two sentences differ, which is what
-    makes the transport of Eq. 2 partial.
+    Repeated words share their term's weight, so "tesla tesla tesla" weighs no more than the
+    term would with its count. Summing to 1 (rather than the L2 norm of the first
+    implementation) makes Eq. 2's total mass ``min(m_sum, n_sum)`` = 1 for both sentences, so
+    every word ships its weight: a hypothesis word with no match (an added, repeated or
+    wrong word) and a reference word the hypothesis lost both cost; with L2 norms the
+    lighter side shipped only its own mass and additions and omissions were nearly free.
     """
     if not terms:
         return np.zeros(0)
     counts = Counter(terms)
     term_weight = {t: c / len(terms) * idf[t] for t, c in counts.items()}
-    norm = math.sqrt(sum(w * w for w in term_weight.values()))
-    return np.array([term_weight[t] / counts[t] / norm for t in terms])
+    total = sum(term_weight.values())
+    return np.array([term_weight[t] / counts[t] / total for t in terms])
 
 
 def relative_position(p: int, q: int) -> np.ndarray:
@@ -136,10 +163,14 @@ def emd(ref_weights: np.ndarray, hyp_weights: np.ndarray, distances: np.ndarray)
     """
     import ot
 
-    mass = min(ref_weights.sum(), hyp_weights.sum())
+    m_sum, n_sum = ref_weights.sum(), hyp_weights.sum()
+    mass = min(m_sum, n_sum)
     if mass <= 0:
         return 1.0
-    plan = ot.partial.partial_wasserstein(ref_weights, hyp_weights, distances, m=mass)
+    if abs(m_sum - n_sum) < 1e-9:  # two distributions: the plain (faster) exact solver
+        plan = ot.emd(ref_weights, hyp_weights * (m_sum / n_sum), distances)
+    else:
+        plan = ot.partial.partial_wasserstein(ref_weights, hyp_weights, distances, m=mass)
     return float(np.clip((plan * distances).sum() / mass, 0.0, 1.0))
 
 
@@ -158,10 +189,10 @@ def semantic_similarity(
     delta: float = DELTA,
     idf: Mapping[str, float] | IdfTable | None = None,
 ) -> SemanticResult:
-    """``F_sem = 1 - EMD(H, R)`` for one pair; ``idf`` defaults to the pair's own two sentences."""
+    """``F_sem = 1 - EMD(H, R)`` for one pair; ``idf`` defaults to the general-English table."""
     if len(ref) == 0 or len(hyp) == 0:
         return SemanticResult(0.0, np.ones((len(ref), len(hyp))), np.zeros(len(ref)), np.zeros(len(hyp)))
-    table = idf if idf is not None else IdfTable([ref.keys, hyp.keys])
+    table = idf if idf is not None else IdfTable.general()
     cos = np.clip(ref.unit @ hyp.unit.T, -1.0, 1.0)
     distances = distance_matrix(cos, mode, delta)
     m, n = tfidf_weights(ref.keys, table), tfidf_weights(hyp.keys, table)

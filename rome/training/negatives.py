@@ -1,16 +1,18 @@
 """Self-supervised training pairs for RoMe's scorer (paper §3.4), built from human references.
 
 KELM (the paper's source) is not available here, so the pairs come from SFREST's human
-references (``../shared/data/novikova2017/sfrest.jsonl``, field ``references`` only; no
-rating is ever read, and SFREST is not one of the evaluation sets, BAGEL and SFHOTEL):
+references (``../shared/data/novikova2017/sfrest.jsonl``, field ``references`` only, train side
+of the data layer's split; no rating is ever read; the suites sample only the held-out side):
 
 * **positive** (label 1): two different human references written for the same meaning
   representation (MR): two texts that say the same thing in different words;
 * **negative** (label 0): the second text damaged by one of the perturbations below, paired
   with the first, or a reference of another MR (:data:`NEGATIVE_KINDS`).
 
-The perturbations are small and self-contained (the team's ``perturbations/`` package was
-being written in parallel); each takes a ``random.Random`` so the pairs are reproducible.
+The perturbations are small and self-contained, deliberately separate from the suites'
+``perturbations/`` (different code, different texts); the families they resemble are recorded
+(:data:`PERTURBATION_FAMILIES`) so the robustness table can flag those rows. Each takes a
+``random.Random`` so the pairs are reproducible.
 """
 
 from __future__ import annotations

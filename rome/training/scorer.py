@@ -1,11 +1,13 @@
 """Train RoMe's scorer networks self-supervised: ``python -m rome.training.scorer [--seed 0]``.
 
-Pairs (see :mod:`rome.training.negatives`): SFREST's MRs are split 80/20 by MR (seeded); for each MR
+Pairs (see :mod:`rome.training.negatives`): the MRs of SFREST's *train* side (the data layer's
+one split; the suites sample only the other side) are split 80/20 by MR (seeded); for each MR
 up to 4 ordered pairs of distinct human references are positives, each with one perturbed
 negative. Features come from the real pipeline (MiniLM words, EMD, TED-SE, and the grammar
 classifier when its weights exist). Two networks are trained and written to
-``rome/weights/``: ``scorer_ted.json`` over (F_sem, F_ted) and, when the grammar classifier
-is available, ``scorer_full.json`` over (F_sem, F_ted, F_g). No human rating is read.
+``rome/metric/weights/``: ``scorer_ted.json`` over (F_sem, F_ted) and, when the grammar
+classifier is available, ``scorer_full.json`` over (F_sem, F_ted, F_g). No human rating is read.
+``--cache`` keeps the features keyed by their fingerprints (:func:`cached_features`).
 
 Departures from §3.4: Adam (lr 1e-2, 2000 full-batch epochs) instead of SGD at lr 1e-4,
 which does not move a 3-input network in any affordable number of steps; weights kept
@@ -15,6 +17,7 @@ non-negative so the score is monotone in every feature (see :func:`train_net`).
 from __future__ import annotations
 
 import argparse
+import hashlib
 import random
 import time
 from collections import defaultdict
@@ -23,6 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from rome.core.errors import ResourceMissingError
+from rome.core.fingerprint import files_digest
 from rome.data.novikova import references_by_mr
 from rome.metric.scorer import FEATURE_SETS, ScorerNet, grammar_fingerprint, weights_path
 from rome.training.negatives import PERTURBATION_FAMILIES, Item, Pair, build_pairs, parse_slots
@@ -78,6 +82,18 @@ def train_net(x: np.ndarray, y: np.ndarray, features: tuple[str, ...], seed: int
     """
     import torch
 
+    # one thread and deterministic kernels: the same features and seed give the same weights
+    threads, deterministic = torch.get_num_threads(), torch.are_deterministic_algorithms_enabled()
+    torch.set_num_threads(1)
+    torch.use_deterministic_algorithms(True)
+    try:
+        return _fit(torch, x, y, features, seed)
+    finally:
+        torch.set_num_threads(threads)
+        torch.use_deterministic_algorithms(deterministic)
+
+
+def _fit(torch, x: np.ndarray, y: np.ndarray, features: tuple[str, ...], seed: int) -> ScorerNet:
     torch.manual_seed(seed)
     w1 = torch.nn.Parameter(torch.randn(HIDDEN, x.shape[1]) * 0.5 - 1.0)
     b1 = torch.nn.Parameter(torch.zeros(HIDDEN))
@@ -127,6 +143,55 @@ def per_kind(net: ScorerNet, x: np.ndarray, pairs: list[Pair]) -> dict[str, floa
     return {k: round(float(np.mean(v)), 4) for k, v in sorted(kinds.items())}
 
 
+def feature_fingerprint() -> str:
+    """What the F_sem and F_ted columns depend on: RoMe's feature settings and its step code, not
+    the scorer's own weights (which training rewrites)."""
+    from rome.metric import RoMe
+
+    metric = RoMe(variant="ted")
+    fields = [*RoMe(variant="soft")._signature_fields(), ("theta", metric.theta), ("parser", metric.parser.name)]
+    code = files_digest(p for p in metric.fingerprint_files() if not p.name.startswith("scorer_"))
+    return "|".join([*(f"{k}:{v}" for k, v in fields), f"code:{code}"])
+
+
+def pairs_digest(pairs: list[Pair]) -> str:
+    """Digest of the pairs' texts and labels: a cache built for other pairs is never reused."""
+    digest = hashlib.sha256()
+    for pair in pairs:
+        digest.update(f"{pair.reference}\x1f{pair.hypothesis}\x1f{pair.label}\x1e".encode())
+    return digest.hexdigest()[:16]
+
+
+def cached_features(path: Path | None, train: list[Pair], test: list[Pair], grammar: str | None,
+                    compute=compute_features, add=add_grammar) -> tuple[np.ndarray, np.ndarray, str]:
+    """Features of the train and test pairs, from ``path`` where its fingerprints still hold.
+
+    The cache records the pairs' digest, :func:`feature_fingerprint` and the grammar weights'
+    fingerprint (``grammar``; ``None`` when no classifier is available). Columns whose
+    fingerprint differs are recomputed (issue #11: F_g computed with older grammar weights was
+    reused while the new fingerprint was stamped on the scorer). Returns the features and
+    what was reused (``"all"``, ``"semantic"`` or ``"none"``).
+    """
+    keys = {"pairs": pairs_digest(train) + pairs_digest(test), "features": feature_fingerprint()}
+    reused = "none"
+    cached = dict(np.load(path, allow_pickle=False)) if path is not None and path.exists() else {}
+    if cached and all(str(cached.get(k, "")) == v for k, v in keys.items()):
+        x_train, x_test = cached["train"], cached["test"]
+        reused = "semantic"
+        if grammar is not None and str(cached.get("grammar", "")) != grammar:
+            x_train[:, 2] = x_test[:, 2] = np.nan
+        elif grammar is not None:
+            reused = "all"
+    else:
+        x_train, x_test = compute(train), compute(test)
+    if grammar is not None and np.isnan(x_train[:, 2]).any():
+        x_train, x_test = add(x_train, train), add(x_test, test)
+    if path is not None:
+        np.savez(path, train=x_train, test=x_test, grammar=np.array(grammar or ""), **{
+            k: np.array(v) for k, v in keys.items()})
+    return x_train, x_test, reused
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seed", type=int, default=0)
@@ -149,16 +214,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"grammar classifier unavailable, training the (F_sem, F_ted) scorer only: {exc}")
         with_grammar = False
     start = time.time()
-    if args.cache and args.cache.exists():
-        cached = np.load(args.cache)
-        x_train, x_test = cached["train"], cached["test"]
-    else:
-        x_train, x_test = compute_features(train), compute_features(test)
-    if with_grammar and np.isnan(x_train[:, 2]).any():
-        x_train, x_test = add_grammar(x_train, train), add_grammar(x_test, test)
-    if args.cache:
-        np.savez(args.cache, train=x_train, test=x_test)
-    print(f"features of {len(train)} train and {len(test)} test pairs in {time.time() - start:.1f} s")
+    grammar = grammar_fingerprint() if with_grammar else None
+    x_train, x_test, reused = cached_features(args.cache, train, test, grammar)
+    print(f"features of {len(train)} train and {len(test)} test pairs in {time.time() - start:.1f} s"
+          + (f" (cache: reused {reused})" if args.cache else ""))
     y_train = np.array([p.label for p in train], dtype=np.float64)
     y_test = np.array([p.label for p in test], dtype=np.float64)
     for name, features in FEATURE_SETS.items():
