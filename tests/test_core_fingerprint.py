@@ -173,9 +173,6 @@ def test_a_user_grammar_classifier_signs_by_its_weights(tmp_path):
         RoMe(grammar=NoFingerprint()).signature()
 
 
-@pytest.mark.xfail(strict=True, reason="GrammarClassifier.fingerprint() names the file it was loaded from, "
-                   "not the weights in memory: a classifier changed after loading keeps its old signature "
-                   "(fix belongs in rome/metric/grammar.py; see the infra report)")
 def test_a_classifier_changed_in_memory_changes_rome_signature(tmp_path):
     import torch
 

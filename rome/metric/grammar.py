@@ -189,12 +189,15 @@ class GrammarClassifier:
         self.batch_size = batch_size
         #: the weights file it was loaded from (``None`` when built in memory, e.g. while training)
         self.weights_path: Path | None = None
+        self._loaded_digest: str | None = None
 
     def fingerprint(self) -> str:
-        """``<file>:<sha256 prefix>`` of the loaded weights, else a digest of the module's tensors."""
-        if self.weights_path is not None:
+        """``<file>:<sha256 prefix>`` of the weights it was loaded from while its tensors are still those
+        weights; once changed in memory (fine-tuned in a notebook) a digest of the tensors themselves."""
+        digest = state_digest(self.module)
+        if self.weights_path is not None and digest == self._loaded_digest:
             return weights_fingerprint(self.weights_path)
-        return f"in-memory:{state_digest(self.module)}"
+        return f"in-memory:{digest}"
 
     # -- loading ----------------------------------------------------------------------
     @classmethod
@@ -233,6 +236,7 @@ class GrammarClassifier:
             module.load_state_dict(state, strict=True)
         classifier = cls(module, meta["start_layer"], encoder=encoder, meta=meta)
         classifier.weights_path = path
+        classifier._loaded_digest = state_digest(module)
         return classifier
 
     @staticmethod
