@@ -46,6 +46,13 @@ def write_metric(folder: Path, value: str) -> type:
     return module.Constant
 
 
+@pytest.fixture(autouse=True)
+def no_bytecode(monkeypatch):
+    """Modules edited and reloaded within one second keep their size and mtime: Python would reuse the
+    stale ``.pyc`` (seen on a fresh clone), so these tests compile from source every time."""
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)
+
+
 @pytest.fixture
 def metric_folder(tmp_path, monkeypatch):
     monkeypatch.syspath_prepend(str(tmp_path))
