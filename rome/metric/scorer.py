@@ -1,8 +1,10 @@
 """RoMe's final scorer (paper §3.4): a two-layer feed-forward network over the features.
 
-``f(F_sem, F_ted[, F_g]) -> [0, 1]``: ``sigmoid(W2 · relu(W1 · x + b1) + b2)``. Training
-(``python -m rome.training.scorer``) uses torch; scoring needs only numpy, so the weights are
-stored as a small JSON file with the features they expect and how they were made.
+``f(F_sem, F_ted[, F_g]) -> [0, 1]``: ``sigmoid(W2 · act(W1 · x + b1) + b2)`` with ``W1, W2 ≥ 0``,
+``act`` the logistic function (``"sigmoid"``, the committed networks) or ``relu`` (weights files
+without an ``activation`` field, the first round's). Training (``python -m rome.training.scorer``)
+uses torch; scoring needs only numpy, so the weights are stored as a small JSON file with the
+features they expect and how they were made.
 """
 
 from __future__ import annotations
@@ -19,6 +21,17 @@ from rome.core.errors import ResourceMissingError
 WEIGHTS_DIR = Path(__file__).resolve().parent / "weights"
 #: feature sets of the Table 5 rows that use the network
 FEATURE_SETS = {"ted": ("f_sem", "f_ted"), "full": ("f_sem", "f_ted", "f_g")}
+#: hidden-unit activations a weights file may name
+ACTIVATIONS = ("relu", "sigmoid")
+
+
+def activate(h: np.ndarray, activation: str) -> np.ndarray:
+    """The hidden layer's activation (numpy; the training code mirrors it in torch)."""
+    if activation == "relu":
+        return np.maximum(h, 0.0)
+    if activation == "sigmoid":
+        return 0.5 * (1.0 + np.tanh(0.5 * h))  # the logistic function, without overflow warnings
+    raise ValueError(f"unknown scorer activation {activation!r}; expected one of {', '.join(ACTIVATIONS)}")
 
 
 @dataclass
@@ -31,14 +44,19 @@ class ScorerNet:
     w2: np.ndarray  # (hidden,)
     b2: float
     meta: dict[str, Any] = field(default_factory=dict)
+    activation: str = "relu"
 
     def __call__(self, x: np.ndarray) -> np.ndarray:
         """Scores in [0, 1] for a (n, n_features) matrix of feature values."""
         x = np.atleast_2d(np.asarray(x, dtype=np.float64))
         if x.shape[1] != len(self.features):
             raise ValueError(f"scorer expects {len(self.features)} features {self.features}, got {x.shape[1]}")
-        hidden = np.maximum(x @ self.w1.T + self.b1, 0.0)
-        return 1.0 / (1.0 + np.exp(-(hidden @ self.w2 + self.b2)))
+        return 1.0 / (1.0 + np.exp(-self.logits(x)))
+
+    def logits(self, x: np.ndarray) -> np.ndarray:
+        """The output unit's input (log-odds of "same meaning") for a (n, n_features) matrix."""
+        x = np.atleast_2d(np.asarray(x, dtype=np.float64))
+        return activate(x @ self.w1.T + self.b1, self.activation) @ self.w2 + self.b2
 
     @property
     def version(self) -> str:
@@ -47,6 +65,7 @@ class ScorerNet:
     def save(self, path: Path) -> None:
         data = {
             "features": list(self.features),
+            "activation": self.activation,
             "w1": self.w1.round(6).tolist(),
             "b1": self.b1.round(6).tolist(),
             "w2": self.w2.round(6).tolist(),
@@ -66,6 +85,7 @@ class ScorerNet:
             w2=np.asarray(data["w2"], dtype=np.float64),
             b2=float(data["b2"]),
             meta=data.get("meta", {}),
+            activation=data.get("activation", "relu"),
         )
 
 
