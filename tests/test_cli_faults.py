@@ -107,9 +107,12 @@ def test_force_through_a_symlink_replaces_the_file_it_points_to(tmp_path):
 
 def _start_and_wait_for_partial(tmp_path: Path, out: Path, n: int) -> subprocess.Popen:
     src = pairs_file(tmp_path / "pairs.jsonl", n)
+    # stderr to a file, not a pipe nobody reads while the run goes on: a full pipe would block the
+    # run's progress bar (and its "interrupted" line) and turn a slow machine into a hang
+    log = (tmp_path / "stderr.txt").open("w", encoding="utf-8")
     proc = subprocess.Popen([sys.executable, "-m", "rome", "score", "--input", str(src), "--output", str(out),
                              "--metric", "bleu", "--force", "--chunk-size", "1"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.DEVNULL, stderr=log, text=True)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and proc.poll() is None:
         partial = [p for p in tmp_path.iterdir() if p.name.endswith(".partial") and p.stat().st_size > 0]
@@ -117,7 +120,7 @@ def _start_and_wait_for_partial(tmp_path: Path, out: Path, n: int) -> subprocess
             return proc
         time.sleep(0.01)
     proc.kill()
-    pytest.fail(f"no partial output appeared (exit {proc.poll()}): {proc.stderr.read()}")
+    pytest.fail(f"no partial output appeared (exit {proc.poll()}): {(tmp_path / 'stderr.txt').read_text()}")
 
 
 @pytest.mark.parametrize("how", ["SIGKILL", "SIGINT"])
