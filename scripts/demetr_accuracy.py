@@ -2,7 +2,10 @@
 
 ``python scripts/demetr_accuracy.py --metric rome --metric bertscore [--out acc.json]``: for every
 shipped DEMETR file, the share of usable items where ``score(good) > score(bad)`` against the
-reference (ties are errors; ``base_id35_reference`` reversed by the data layer). Batch-dependent
+reference, by the harness's own rule (:func:`suites.harness.pairwise.prefers`: scores closer than
+1e-6 of the range are a tie, and ties are errors; ``base_id35_reference`` reversed by the data
+layer). Before 2026-11-23 (lead) this script compared with a bare ``>``, which let float32 noise between
+differently padded batches count as wins where the MiniLM metrics truly tie. Batch-dependent
 metrics (MoverScore's idf) are fitted per file. This is how docs/rome.md's DEMETR table was
 measured for BERTScore and MoverScore; RoMe's variants there came from the same code with each
 sentence's encoder and parser outputs computed once (equal to this script within 2.1e-7).
@@ -21,11 +24,14 @@ import numpy as np
 from rome.core.cache import ScoreCache, default_cache_path
 from rome.core.registry import build_metric
 from rome.data.challenge import demetr_files, read_demetr
+from suites.harness.checks import MetricInfo
+from suites.harness.pairwise import prefers
 
 
 def accuracy(name: str, cache: ScoreCache) -> dict[str, list[bool]]:
-    """Per category, whether each item's good hypothesis scored strictly above its bad one."""
+    """Per category, whether each item's good hypothesis scored above its bad one (ties fail)."""
     metric = build_metric(name)
+    info = MetricInfo.of(name, metric)
     out = {}
     for path in demetr_files():
         items = list(read_demetr(path))
@@ -33,7 +39,7 @@ def accuracy(name: str, cache: ScoreCache) -> dict[str, list[bool]]:
         refs = [it.reference for it in items] * 2
         scores = cache.score(metric, hyps, refs)
         n = len(items)
-        out[path.stem] = [bool(scores[i] > scores[n + i]) for i in range(n)]
+        out[path.stem] = [prefers(info, scores[i], scores[n + i]) for i in range(n)]
     return out
 
 
