@@ -10,55 +10,29 @@ asked for.
 from __future__ import annotations
 
 import inspect
-from importlib.metadata import entry_points
 from typing import Any
 
 from perturbations.base import Perturbation
-from rome.core.errors import InputError, ResourceMissingError
+from rome.core.errors import InputError
+from rome.core.plugins import PluginRegistry
 
 ENTRY_POINT_GROUP = "rome_harness.perturbations"
 
-_runtime: dict[str, type[Perturbation]] = {}
-
-
-def register(kind: str):
-    """Decorator registering a :class:`Perturbation` subclass under ``kind`` for this process."""
-
-    def decorate(cls: type[Perturbation]) -> type[Perturbation]:
-        if not (inspect.isclass(cls) and issubclass(cls, Perturbation)):
-            raise TypeError(f"{cls!r} is not a Perturbation subclass")
-        _runtime[kind] = cls
-        return cls
-
-    return decorate
-
-
-def unregister(kind: str) -> None:
-    _runtime.pop(kind, None)
-
-
-def _entry_points() -> dict[str, Any]:
-    return {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
+_PERTURBATIONS: PluginRegistry[type[Perturbation]] = PluginRegistry(
+    ENTRY_POINT_GROUP, "perturbation",
+    lambda obj: inspect.isclass(obj) and issubclass(obj, Perturbation), "a Perturbation subclass")
+#: decorator registering a Perturbation subclass under a kind for this process
+register = _PERTURBATIONS.register
+unregister = _PERTURBATIONS.unregister
 
 
 def available_perturbations() -> list[str]:
     """Every kind that :func:`build_perturbation` knows (optional dependencies are checked when built)."""
-    return sorted(set(_entry_points()) | set(_runtime))
+    return _PERTURBATIONS.names()
 
 
 def perturbation_class(kind: str) -> type[Perturbation]:
-    if kind in _runtime:
-        return _runtime[kind]
-    eps = _entry_points()
-    if kind not in eps:
-        raise InputError(f"unknown perturbation {kind!r}; known: {', '.join(available_perturbations())}")
-    try:
-        cls = eps[kind].load()
-    except ModuleNotFoundError as exc:
-        raise ResourceMissingError(f"perturbation {kind!r} cannot be loaded: {exc}") from exc
-    if not (inspect.isclass(cls) and issubclass(cls, Perturbation)):
-        raise InputError(f"entry point {kind!r} does not point at a Perturbation subclass")
-    return cls
+    return _PERTURBATIONS.load(kind)
 
 
 def build_perturbation(kind: str, **options: Any) -> Perturbation:

@@ -10,35 +10,24 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable
-from importlib.metadata import entry_points
 from typing import Any
 
 from rome.core.contract import Metric
 from rome.core.errors import InputError
+from rome.core.plugins import PluginRegistry
 
 ENTRY_POINT_GROUP = "rome_harness.metrics"
 
-_runtime: dict[str, Callable[..., Metric]] = {}
+
+def _is_metric_factory(obj: Any) -> bool:
+    return callable(obj) and not (inspect.isclass(obj) and not issubclass(obj, Metric))
 
 
-def register(name: str):
-    """Decorator registering a :class:`Metric` subclass or factory under ``name`` for this process."""
-
-    def decorate(cls: Callable[..., Metric]) -> Callable[..., Metric]:
-        if not callable(cls) or (inspect.isclass(cls) and not issubclass(cls, Metric)):
-            raise TypeError(f"{cls!r} is not a Metric subclass or factory")
-        _runtime[name] = cls
-        return cls
-
-    return decorate
-
-
-def unregister(name: str) -> None:
-    _runtime.pop(name, None)
-
-
-def _entry_points() -> dict[str, Any]:
-    return {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
+_METRICS: PluginRegistry[Callable[..., Metric]] = PluginRegistry(
+    ENTRY_POINT_GROUP, "metric", _is_metric_factory, "a Metric subclass or factory")
+#: decorator registering a Metric subclass or factory under a name for this process
+register = _METRICS.register
+unregister = _METRICS.unregister
 
 
 def available_metrics(include_variants: bool = True) -> list[str]:
@@ -47,22 +36,13 @@ def available_metrics(include_variants: bool = True) -> list[str]:
     A name containing ``/`` (``rome/emd_std``) is a variant of another metric, e.g. an
     ablation; variants are left out of ``--metric all``.
     """
-    names = sorted(set(_entry_points()) | set(_runtime))
+    names = _METRICS.names()
     return names if include_variants else [n for n in names if "/" not in n]
 
 
 def metric_class(name: str) -> Callable[..., Metric]:
     """The class (or factory function) registered under ``name``."""
-    if name in _runtime:
-        return _runtime[name]
-    eps = _entry_points()
-    if name not in eps:
-        known = ", ".join(available_metrics())
-        raise InputError(f"unknown metric {name!r}; available: {known}")
-    cls = eps[name].load()
-    if not callable(cls):
-        raise InputError(f"entry point {name!r} does not point at a Metric class or factory")
-    return cls
+    return _METRICS.load(name)
 
 
 def build_metric(name: str, **options: Any) -> Metric:
