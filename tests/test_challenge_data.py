@@ -112,6 +112,21 @@ def test_a_file_in_neither_format_is_a_one_line_error(tmp_path, content, message
     assert "\n" not in str(info.value)
 
 
+@pytest.mark.parametrize(("name", "content", "where"), [
+    ("pairs.jsonl", '{"id": "a", "reference": "The cat sat.", "good": "The cat sat.", "bad": "The \\ud800 sat.", '
+                    '"category": "x"}\n', "pairs.jsonl:1: field 'bad'"),
+    ("demetr.json", '[{"id": 1, "eng_sent": "a", "mt_sent": "b", "pert_sent": "c\\udfff", "pert_check": true, '
+                    '"severity": "minor"}]', "demetr.json: record 1: field 'pert_sent'"),
+])
+def test_a_lone_surrogate_is_a_one_line_error(tmp_path, name, content, where):
+    """Valid JSON, invalid Unicode: refused when read, as ``rome score`` does, not a traceback when hashed."""
+    path = tmp_path / name
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(InputError, match=f"{where} holds a lone surrogate") as info:
+        load_challenge([path])
+    assert "\n" not in str(info.value)
+
+
 def test_not_utf8_and_missing_paths_are_one_line_errors(tmp_path):
     path = tmp_path / "latin1.jsonl"
     path.write_bytes('{"id": "é"}'.encode("latin-1"))

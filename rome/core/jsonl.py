@@ -39,16 +39,22 @@ def read_jsonl(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
             if not isinstance(obj, dict):
                 raise InputError(f"{path}:{number}: expected a JSON object, got {type(obj).__name__}")
             if _SURROGATE_ESCAPE.search(line):
-                field = _surrogate_field(obj)
-                if field is not None:
-                    raise InputError(f"{path}:{number}: field {field!r} holds a lone surrogate "
-                                     "(a \\ud800-\\udfff escape without its pair), which is not valid Unicode")
+                refuse_lone_surrogates(obj, f"{path}:{number}")
             yield number, obj
 
 
 def has_lone_surrogate(text: str) -> bool:
     """True for text that cannot be encoded as UTF-8 (e.g. argv bytes that were not UTF-8)."""
     return bool(_LONE_SURROGATE.search(text))
+
+
+def refuse_lone_surrogates(obj: Any, where: str) -> None:
+    """One-line InputError naming the field of ``obj`` that holds a lone surrogate (``"\\ud800"``):
+    valid JSON but not valid Unicode, so it could never be hashed, encoded or written back out."""
+    field = _surrogate_field(obj)
+    if field is not None:
+        raise InputError(f"{where}: field {field!r} holds a lone surrogate "
+                         "(a \\ud800-\\udfff escape without its pair), which is not valid Unicode")
 
 
 def _surrogate_field(value: Any, where: str = "") -> str | None:

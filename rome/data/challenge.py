@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from rome.core.errors import InputError
+from rome.core.jsonl import refuse_lone_surrogates
 from rome.core.paths import shared_path
 
 DEMETR_FIELDS = ("id", "eng_sent", "mt_sent", "pert_sent", "pert_check", "severity")
@@ -165,6 +166,7 @@ def _records(path: Path) -> list[dict[str, Any]]:
         for i, row in enumerate(rows, start=1):
             if not isinstance(row, dict):
                 raise InputError(f"{path}: record {i} is a {type(row).__name__}, not a JSON object")
+            refuse_lone_surrogates(row, f"{path}: record {i}")
         return [{**row, "_where": f"{path}: record {i}"} for i, row in enumerate(rows, start=1)]
     rows = []
     for number, line in enumerate(text.splitlines(), start=1):
@@ -177,6 +179,7 @@ def _records(path: Path) -> list[dict[str, Any]]:
                              f"({exc.msg}); expected a DEMETR JSON file or a JSONL challenge file") from None
         if not isinstance(obj, dict):
             raise InputError(f"{path}:{number}: expected a JSON object, got {type(obj).__name__}")
+        refuse_lone_surrogates(obj, f"{path}:{number}")
         rows.append({**obj, "_where": f"{path}:{number}"})
     return rows
 
