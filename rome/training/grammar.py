@@ -126,9 +126,22 @@ def length_buckets(feats: list[np.ndarray], batch_size: int, generator) -> list[
     return [batches[i] for i in torch.randperm(len(batches), generator=generator).tolist()]
 
 
+def consistency_loss(module, pairs, batch: list[int]):
+    """Mean squared difference of the log-odds of each (text, grammar-keeping copy) pair in ``batch``."""
+    left, right = pairs
+    hidden, mask = pad_hidden([left[i] for i in batch] + [right[i] for i in batch])
+    logits = module(hidden, mask)
+    return ((logits[: len(batch)] - logits[len(batch):]) ** 2).mean()
+
+
 def train(module, feats, labels, holdout_feats, holdout_labels, args, epochs: int, lr: float,
-          stage: str = "cola") -> tuple[dict, list[dict]]:
-    """Mini-batch AdamW with linear warm-up/decay; returns the best state (hold-out MCC) and a log."""
+          stage: str = "cola", pairs=None) -> tuple[dict, list[dict]]:
+    """Mini-batch AdamW with linear warm-up/decay; returns the best state (hold-out MCC) and a log.
+
+    ``pairs`` (frozen features of texts and their grammar-keeping copies,
+    :mod:`rome.training.grammar_invariance`): each step also draws ``batch_size // 2`` pairs and
+    adds ``args.consistency`` times the squared difference of their log-odds to the loss.
+    """
     import torch
 
     params = [p for p in module.parameters() if p.requires_grad]
@@ -148,6 +161,9 @@ def train(module, feats, labels, holdout_feats, holdout_labels, args, epochs: in
             hidden, mask = pad_hidden([feats[i] for i in idx])
             target = torch.tensor(labels[idx], dtype=torch.float32)
             loss = loss_fn(module(hidden, mask), target)
+            if pairs is not None and args.consistency > 0:
+                drawn = torch.randint(len(pairs[0]), (args.batch_size // 2,), generator=generator).tolist()
+                loss = loss + args.consistency * consistency_loss(module, pairs, drawn)
             optimizer.zero_grad()
             loss.backward()
             torch.nn.utils.clip_grad_norm_(params, 1.0)
@@ -192,6 +208,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--pretrain-lr", type=float, default=8e-5)
     parser.add_argument("--pretrain-wordnet", type=int, default=15_000,
                         help="at most this many WordNet usage examples as clean pre-training texts")
+    parser.add_argument("--consistency", type=float, default=0.0,
+                        help="weight of the log-odds difference of grammar-keeping copies (0: off)")
     parser.add_argument("--lora-rank", type=int, default=0, help="k > 0: LoRA adapters instead of full fine-tuning")
     parser.add_argument("--delta-rank", type=int, default=32, help="SVD rank of the stored layer changes")
     parser.add_argument("--batch-size", type=int, default=32)
@@ -207,13 +225,28 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 def pretraining_data(cola_texts: list[str], cola_labels: np.ndarray, train_idx: np.ndarray,
                      args) -> tuple[list[str], np.ndarray]:
     """Intact/damaged pairs from WordNet examples and CoLA-train's acceptable sentences (hold-out excluded)."""
-    from rome.training.grammar_corruptions import corruption_pairs, wordnet_examples
+    from rome.training.grammar_corruptions import corruption_pairs
+
+    texts, labels = corruption_pairs(clean_texts(cola_texts, cola_labels, train_idx, args), args.seed)
+    return texts, np.array(labels, dtype=np.int64)
+
+
+def clean_texts(cola_texts: list[str], cola_labels: np.ndarray, train_idx: np.ndarray, args) -> list[str]:
+    """CoLA-train's acceptable sentences (hold-out excluded) and WordNet usage examples, seeded order."""
+    from rome.training.grammar_corruptions import wordnet_examples
 
     examples = wordnet_examples()
     random.Random(args.seed).shuffle(examples)
-    clean = [cola_texts[i] for i in train_idx if cola_labels[i] == 1] + examples[: args.pretrain_wordnet]
-    texts, labels = corruption_pairs(clean, args.seed)
-    return texts, np.array(labels, dtype=np.int64)
+    return [cola_texts[i] for i in train_idx if cola_labels[i] == 1] + examples[: args.pretrain_wordnet]
+
+
+def consistency_pairs(encoder, cola_texts, cola_labels, train_idx, layer: int, args):
+    """Frozen features of (clean text, grammar-keeping copy) pairs for the consistency loss."""
+    from rome.training.grammar_invariance import invariant_pairs
+
+    pairs = invariant_pairs(clean_texts(cola_texts, cola_labels, train_idx, args), args.seed)
+    print(f"consistency pairs: {len(pairs)}", flush=True)
+    return features(encoder, [a for a, _ in pairs], layer), features(encoder, [b for _, b in pairs], layer)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -238,6 +271,7 @@ def main(argv: list[str] | None = None) -> int:
     start = encoder.num_layers - args.layers
     feats = features(encoder, texts, start, args.feature_cache)
     held = ([feats[i] for i in held_idx], labels[held_idx])
+    pairs = consistency_pairs(encoder, texts, labels, train_idx, start, args) if args.consistency > 0 else None
     log: list[dict] = []
     n_pretrain = 0
     if args.pretrain_epochs > 0:
@@ -245,10 +279,10 @@ def main(argv: list[str] | None = None) -> int:
         n_pretrain = len(pre_texts)
         print(f"pre-training texts: {n_pretrain} ({time.time() - started:.0f}s)", flush=True)
         _, pre_log = train(module, features(encoder, pre_texts, start), pre_labels, *held, args,
-                           args.pretrain_epochs, args.pretrain_lr, stage="pretrain")
+                           args.pretrain_epochs, args.pretrain_lr, stage="pretrain", pairs=pairs)
         log += pre_log
     best, cola_log = train(module, [feats[i] for i in train_idx], labels[train_idx], *held, args,
-                           args.epochs, args.lr)
+                           args.epochs, args.lr, pairs=pairs)
     log += cola_log
     state = best["state"] if lora else low_rank_delta(best["state"], base_state, args.delta_rank)
     meta = {
