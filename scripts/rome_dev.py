@@ -14,7 +14,8 @@ recipe on the train-side pairs' features) and prints:
   (odd / even) so a choice can be made on one half and confirmed on the other;
 * the ROC AUC on the scorer's held-out SFREST pairs (MRs it never trained on).
 
-``--grammar`` recomputes ``F_g`` with another classifier's weights (only that column).
+``--grammar`` recomputes ``F_g`` with another classifier's weights (only that column);
+``--form network`` retrains rounds 1-2's network instead of the penalty scorer.
 Development data only: no BAGEL/SFHOTEL rating is read. Earlier rounds ran this from scratch
 scripts outside the repository (docs/rome.md); this is that harness, kept.
 """
@@ -31,7 +32,7 @@ from pathlib import Path
 import numpy as np
 
 from rome.data.challenge import demetr_dir, load_challenge
-from rome.metric.scorer import ScorerNet, load_scorer
+from rome.metric.scorer import Scorer, load_scorer, read_scorer
 from suites.harness.checks import CaseScores, MetricInfo
 from suites.harness.pairwise import prefers
 
@@ -131,14 +132,15 @@ class Bench:
         return float(roc_auc_score([y for _, _, y in test], [self.score[(h, r)] for h, r, _ in test]))
 
 
-def train_scorer(data: dict, pairs: list[Pair], features: np.ndarray) -> ScorerNet:
-    """The committed recipe (``rome.training.scorer.train_net``, seed 0) on the train-side pairs."""
-    from rome.training.scorer import train_net
+def train_scorer(data: dict, pairs: list[Pair], features: np.ndarray, form: str = "penalty") -> Scorer:
+    """``rome.training.scorer``'s recipe (seed 0) for ``form`` on the train-side pairs."""
+    from rome.training.scorer import train_net, train_penalty
 
     row = {p: i for i, p in enumerate(pairs)}
     x = np.array([features[row[(h, r)]] for h, r, _ in data["train"]])
     y = np.array([label for _, _, label in data["train"]], dtype=np.float64)
-    return train_net(x, y, ("f_sem", "f_ted", "f_g"), seed=0)
+    train = train_penalty if form == "penalty" else train_net
+    return train(x, y, ("f_sem", "f_ted", "f_g"), seed=0)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -147,6 +149,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--grammar", type=Path, help="recompute F_g with these grammar weights")
     parser.add_argument("--scorer", type=Path, help="scorer weights (default: the committed full network)")
     parser.add_argument("--retrain", action="store_true", help="train the scorer here on the train-side pairs")
+    parser.add_argument("--form", choices=("penalty", "network"), default="penalty", help="the form --retrain trains")
     args = parser.parse_args(argv)
     if args.features.exists():
         stored = pickle.loads(args.features.read_bytes())
@@ -158,8 +161,8 @@ def main(argv: list[str] | None = None) -> int:
     data, pairs, features = stored["data"], stored["pairs"], stored["features"]
     if args.grammar:
         features = regrade(pairs, features, args.grammar)
-    net = train_scorer(data, pairs, features) if args.retrain else (
-        ScorerNet.load(args.scorer) if args.scorer else load_scorer("full"))
+    net = train_scorer(data, pairs, features, args.form) if args.retrain else (
+        read_scorer(args.scorer) if args.scorer else load_scorer("full"))
     bench = Bench(data, pairs, net(features))
     for check, rate in bench.suite_rates().items():
         print(f"{check:45s} {100 * rate:5.1f} %")

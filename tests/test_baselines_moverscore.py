@@ -139,7 +139,10 @@ def test_references_all_alike_are_weighted_uniformly_where_the_package_scores_on
     assert package_scores(oracle, hyps, refs).tolist() == [1.0, 1.0]
     idf_hyp = oracle.get_idf_dict(hyps, nthreads=1)
     expected = np.array(oracle.word_mover_score(refs, hyps, uniform_idf(), idf_hyp, device="cpu"))
-    np.testing.assert_allclose(ours, expected, atol=TOLERANCE, rtol=0)
+    # the second hypothesis is the reference's own pieces to the uncased model: the package's float32
+    # self-distance gap applies (8e-5 on one machine, under 1e-5 on another)
+    np.testing.assert_allclose(ours[0], expected[0], atol=TOLERANCE, rtol=0)
+    np.testing.assert_allclose(ours[1], expected[1], atol=IDENTICAL_TEXT_GAP, rtol=0)
     assert ours[0] < 0.0 < 0.5 < ours[1]
 
 

@@ -75,6 +75,18 @@ def test_out_of_domain_dev_regression(classifier):
     assert scores["accuracy"] >= 0.72 and scores["mcc"] >= 0.30, scores
 
 
+NAME_REPETITION = ("round 3's classifier was trained to give a sentence the same log-odds whichever name it "
+                   "holds, and it now reads 'Elon elon elon elon elon' as one long name: F_g 0.72 "
+                   "(docs/grammar.md, 'Names and numbers')")
+
+
+def test_repeated_content_words_are_judged_unacceptable(classifier):
+    bad, good = classifier.prob_acceptable(["The hotel hotel hotel is is cheap and and near the the park.",
+                                            "The hotel is cheap and near the park."])
+    assert bad < 0.3 < 0.7 < good
+
+
+@pytest.mark.xfail(strict=True, reason=NAME_REPETITION)
 def test_repetition_is_judged_unacceptable(classifier):
     """The paper's Table 2 repetition case (its F_g: 0.17)."""
     bad, good = classifier.prob_acceptable(["Elon elon elon elon elon founded tesla tesla tesla.",

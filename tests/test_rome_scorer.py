@@ -1,4 +1,4 @@
-"""RoMe's scorer network (round 2): logistic hidden units, seeds' log-odds averaged, monotone."""
+"""RoMe's scorers: the committed penalty form (round 3) and rounds 1-2's monotone networks."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import json
 import numpy as np
 import pytest
 
-from rome.metric.scorer import ScorerNet, load_scorer
-from rome.training.scorer import MEMBERS, average_logits, train_net
+from rome.metric.scorer import PenaltyScorer, ScorerNet, load_scorer, read_scorer
+from rome.training.scorer import average_logits, train_net, train_penalty
 
 FEATURES = ("f_sem", "f_ted", "f_g")
 
@@ -20,17 +20,49 @@ def _toy_data(n: int = 200, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
 
 
 @pytest.mark.parametrize("feature_set", ["ted", "full"])
-def test_committed_networks_are_monotone_logistic_seed_averages(feature_set):
-    net = load_scorer(feature_set)
-    assert net.activation == "sigmoid"
-    assert net.w1.shape[0] == 16 * MEMBERS and (net.w1 >= 0).all() and (net.w2 >= 0).all()
+def test_committed_scorers_are_monotone_penalties_on_f_sem(feature_set):
+    scorer = load_scorer(feature_set)
+    assert isinstance(scorer, PenaltyScorer) and scorer.features[0] == "f_sem"
+    assert (scorer.slopes > 0).all() and ((scorer.thresholds > 0) & (scorer.thresholds < 1)).all()
     grid = np.linspace(0, 1, 6)
-    axes = np.meshgrid(*[grid] * len(net.features), indexing="ij")
-    table = net(np.stack([a.ravel() for a in axes], axis=1)).reshape(axes[0].shape)
-    assert ((table > 0) & (table < 1)).all()
-    for axis in range(len(net.features)):
-        assert (np.diff(table, axis=axis) >= -1e-12).all(), f"score falls as {net.features[axis]} rises"
-    assert "log-odds of 5 seeds" in net.meta["optimiser"]
+    axes = np.meshgrid(*[grid] * len(scorer.features), indexing="ij")
+    table = scorer(np.stack([a.ravel() for a in axes], axis=1)).reshape(axes[0].shape)
+    assert ((table >= 0) & (table <= 1)).all()
+    for axis in range(len(scorer.features)):
+        assert (np.diff(table, axis=axis) >= -1e-12).all(), f"score falls as {scorer.features[axis]} rises"
+    # above every threshold the score is F_sem itself: slope 1, nothing invented
+    clean = np.column_stack([np.linspace(0.2, 1, 9)] + [np.ones(9)] * (len(scorer.features) - 1))
+    assert np.allclose(scorer(clean), clean[:, 0])
+
+
+def test_penalty_scorer_formula_round_trip_and_bad_weights(tmp_path):
+    scorer = PenaltyScorer(("f_sem", "f_ted", "f_g"), [1, 2], [0.8, 0.5], [0.5, 2.0], {"version": "t"})
+    x = np.array([[0.9, 0.6, 0.4], [0.9, 0.9, 0.9], [0.1, 0.0, 0.0]])
+    # 0.9 - 0.5 * 0.2 - 2.0 * 0.1 = 0.6; no penalty; clipped at 0
+    assert np.allclose(scorer(x), [0.6, 0.9, 0.0])
+    scorer.save(tmp_path / "s.json")
+    back = read_scorer(tmp_path / "s.json")
+    assert isinstance(back, PenaltyScorer) and np.allclose(back(x), scorer(x)) and back.version == "t"
+    with pytest.raises(ValueError, match="non-negative"):
+        PenaltyScorer(("f_sem", "f_g"), [1], [0.5], [-1.0])
+    with pytest.raises(ValueError, match="F_sem first"):
+        PenaltyScorer(("f_g", "f_sem"), [0], [0.5], [1.0])
+    with pytest.raises(ValueError, match="expects 3 features"):
+        scorer(np.ones((1, 2)))
+
+
+def test_train_penalty_learns_a_grammar_threshold_and_is_deterministic():
+    """Negatives whose F_g is low, positives whose F_g is high: the fit must penalise low F_g only."""
+    rng = np.random.default_rng(0)
+    n = 300
+    y = (rng.random(n) < 0.5).astype(float)
+    f_g = np.where(y == 1, rng.uniform(0.6, 1.0, n), rng.uniform(0.0, 0.4, n))
+    x = np.column_stack([rng.uniform(0.7, 0.9, n), np.ones(n), f_g])
+    scorer = train_penalty(x, y, FEATURES, seed=0)
+    assert scorer.slopes[1] > 0.5 and 0.3 < scorer.thresholds[1] <= 0.9
+    assert scorer(x)[y == 0].mean() < scorer(x)[y == 1].mean() - 0.2
+    again = train_penalty(x, y, FEATURES, seed=0)
+    assert np.array_equal(again.thresholds, scorer.thresholds) and np.array_equal(again.slopes, scorer.slopes)
 
 
 def test_averaged_network_scores_the_mean_of_its_members_log_odds():

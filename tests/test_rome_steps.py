@@ -20,7 +20,7 @@ from rome.metric.semantic import (
     semantic_similarity,
     tfidf_weights,
 )
-from rome.metric.tree_edit import node_equality, ted_similarity, tree_edit_distance
+from rome.metric.tree_edit import active_tree, node_equality, ted_similarity, tree_edit_distance
 from rome.metric.words import Words, analyse, pool_pieces
 
 
@@ -34,6 +34,8 @@ def words():
         "The film was great.",
         "The movie was great.",
         "It rained. The streets were wet.",
+        "Tesla Motors has founded Elon Musk.",
+        "Elon Musk has founded Tesla Motors.",
     ]
     return analyse(texts, get_encoder(), get_parser())
 
@@ -141,6 +143,29 @@ def test_ted_se_of_different_trees(words):
     assert 0.0 < ted_similarity(ref, hyp) < ted_similarity(ref, ref) == 1.0
     several = words["It rained. The streets were wet."]  # two parser roots under one w_0
     assert 0.0 <= ted_similarity(several, ref) < 1.0
+
+
+def test_ted_se_compares_a_passive_as_its_active_but_sees_swapped_roles(words):
+    active, passive = words["Elon Musk has founded Tesla Motors."], words["Tesla motors is founded by Elon Musk."]
+    swapped = words["Tesla Motors has founded Elon Musk."]
+    # is / by leave the tree, Elon Musk takes the subject's place: one node apart (has)
+    assert tree_edit_distance(active, passive) == 1.0
+    assert ted_similarity(active, passive) > 0.9
+    assert ted_similarity(active, swapped) < 0.7  # who founded what still counts
+
+
+def test_active_tree_with_universal_dependencies_labels():
+    """Stanza's labels: nsubj:pass, aux:pass, obl:agent with its *by* as a case child."""
+    #        0 Dogs   1 are   2 allowed  3 by   4 the  5 inn
+    heads = (2, 2, -1, 5, 5, 2)
+    deps = ("nsubj:pass", "aux:pass", "root", "case", "det", "obl:agent")
+    lemmas = ("dog", "be", "allow", "by", "the", "inn")
+    vectors = np.eye(6, dtype=np.float32)
+    tree, keys = active_tree(Words("x", lemmas, lemmas, heads, vectors, vectors, deps))
+    assert tree == {0: 2, 2: -1, 4: 5, 5: 2}  # are and by gone
+    assert sorted([0, 5], key=keys.__getitem__) == [5, 0]  # the agent first, then the object
+    plain, _ = active_tree(Words("x", lemmas, lemmas, heads, vectors, vectors))  # no labels: as parsed
+    assert plain == dict(enumerate(heads))
 
 
 def _random_words(rng: random.Random, n: int) -> Words:

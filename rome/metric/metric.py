@@ -8,11 +8,13 @@ name               what scores                                          paper ro
 ``rome/emd_std``   ``1 - EMD`` with ``d = 1 - cos`` (no alignment)      RoMe with EMD_std
 ``rome/align``     ``F_sem`` with hard alignment, hard position factor  + EMD_align
 ``rome/soft``      ``F_sem`` as §3.1 (alignment + soft penalisation)    + EMD_soft
-``rome/ted``       scorer network over ``(F_sem, F_ted)``               + TED-SE
-``rome/grammar``   scorer network over ``(F_sem, F_ted, F_g)``          + Grammar (= rome)
+``rome/ted``       scorer over ``(F_sem, F_ted)``                       + TED-SE
+``rome/grammar``   scorer over ``(F_sem, F_ted, F_g)``                  + Grammar (= rome)
 =================  ===================================================  ==================
 
-The networks read the ``F_sem`` of ``rome/emd_std``: with MiniLM and word weights that are
+The scorers read the ``F_sem`` of ``rome/emd_std`` and subtract learned penalties for low
+``F_ted`` and ``F_g`` from it (:class:`rome.metric.scorer.PenaltyScorer`, round 3). They read
+``rome/emd_std``'s ``F_sem`` because, with MiniLM and word weights that are
 distributions, the hard alignment and the position penalty lost accuracy on every development
 set measured (passive rewrites, entity swaps, DEMETR; docs/rome.md, "Departures"), so the
 full metric keeps the paper's EMD, features and scorer but not those two steps.
@@ -35,7 +37,7 @@ from rome.core.encoder import get_encoder
 from rome.core.errors import InputError, ResourceMissingError
 from rome.core.fingerprint import file_digest
 from rome.core.parsing import get_parser
-from rome.metric.scorer import ScorerNet, load_scorer, weights_path
+from rome.metric.scorer import Scorer, load_scorer, weights_path
 from rome.metric.semantic import DELTA, GENERAL_IDF_PATH, IdfTable, semantic_similarity
 from rome.metric.tree_edit import THETA, ted_similarity
 from rome.metric.words import SKIPPED_POS, Words, analyse
@@ -125,7 +127,7 @@ class RoMe(Metric):
         self.idf_mode = idf
         self._idf_corpus = list(idf_corpus) if idf_corpus is not None else None
         self._idf: IdfTable | None = None
-        self._scorer: ScorerNet | None = None
+        self._scorer: Scorer | None = None
         self._grammar_source = grammar
         self._grammar = grammar if grammar is not None and not isinstance(grammar, str | Path) else None
 
@@ -143,7 +145,7 @@ class RoMe(Metric):
         return self.feature_set == "full"
 
     @property
-    def scorer(self) -> ScorerNet | None:
+    def scorer(self) -> Scorer | None:
         if self.feature_set is not None and self._scorer is None:
             self._scorer = load_scorer(self.feature_set)
         return self._scorer
@@ -300,7 +302,7 @@ def rome_soft(**options) -> RoMe:
 
 @_variant
 def rome_ted(**options) -> RoMe:
-    """Table 5, row 4: the scorer network over ``F_sem`` and ``F_ted``."""
+    """Table 5, row 4: the scorer over ``F_sem`` and ``F_ted``."""
     return RoMe(variant="ted", **options)
 
 

@@ -1,10 +1,20 @@
-"""RoMe's final scorer (paper §3.4): a two-layer feed-forward network over the features.
+"""RoMe's final scorer (paper §3.4): a small network over the features, two forms.
 
-``f(F_sem, F_ted[, F_g]) -> [0, 1]``: ``sigmoid(W2 · act(W1 · x + b1) + b2)`` with ``W1, W2 ≥ 0``,
-``act`` the logistic function (``"sigmoid"``, the committed networks) or ``relu`` (weights files
-without an ``activation`` field, the first round's). Training (``python -m rome.training.scorer``)
-uses torch; scoring needs only numpy, so the weights are stored as a small JSON file with the
-features they expect and how they were made.
+* :class:`PenaltyScorer` (``"form": "penalty"``, the committed scorers since round 3):
+  ``clip(F_sem - Σ_k λ_k · max(0, τ_k - x_k), 0, 1)``: the semantic similarity on its own
+  scale, lowered by one learned hinge per other feature (TED-SE, grammar) when that feature
+  falls below its learned threshold. A network with one ReLU unit per penalty feature and a
+  skip connection of weight 1 from ``F_sem``; monotone in every feature.
+* :class:`ScorerNet` (weights files without ``form``, rounds 1-2): ``sigmoid(W2 · act(W1 · x + b1)
+  + b2)`` with ``W1, W2 ≥ 0``, ``act`` logistic (``"sigmoid"``) or ``relu`` (no ``activation``
+  field).
+
+Why the penalty form (docs/rome.md, round 3): a classifier of "same meaning or damaged" is steep
+where human paraphrases and near-miss damage overlap, so it turned a passive's small ``F_sem``
+drop into a score drop of several times that size; the penalty form keeps ``F_sem``'s slope of
+1 and lets grammar and structure only subtract. Training (``python -m rome.training.scorer``)
+uses torch; scoring needs only numpy, so the weights are a small JSON file with the features
+they expect and how they were made.
 """
 
 from __future__ import annotations
@@ -89,19 +99,78 @@ class ScorerNet:
         )
 
 
+@dataclass
+class PenaltyScorer:
+    """``clip(F_sem - Σ_k slopes_k · max(0, thresholds_k - x[:, columns_k]), 0, 1)``; ``F_sem`` is column 0."""
+
+    features: tuple[str, ...]
+    columns: np.ndarray  # (k,) int: the feature each hinge reads (never F_sem)
+    thresholds: np.ndarray  # (k,) in [0, 1]
+    slopes: np.ndarray  # (k,) >= 0
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    form = "penalty"
+
+    def __post_init__(self) -> None:
+        self.columns = np.asarray(self.columns, dtype=np.int64)
+        self.thresholds = np.asarray(self.thresholds, dtype=np.float64)
+        self.slopes = np.asarray(self.slopes, dtype=np.float64)
+        if self.features[0] != "f_sem" or (self.columns < 1).any() or (self.columns >= len(self.features)).any():
+            raise ValueError(f"penalty scorer: F_sem first and hinges on the other features, got {self.features} "
+                             f"and columns {self.columns.tolist()}")
+        if (self.slopes < 0).any():
+            raise ValueError("penalty scorer: slopes must be non-negative (the score may not rise as a feature falls)")
+
+    def penalty(self, x: np.ndarray) -> np.ndarray:
+        """What grammar and structure subtract from ``F_sem`` for each row of ``x``."""
+        x = np.atleast_2d(np.asarray(x, dtype=np.float64))
+        return np.maximum(self.thresholds - x[:, self.columns], 0.0) @ self.slopes
+
+    def __call__(self, x: np.ndarray) -> np.ndarray:
+        x = np.atleast_2d(np.asarray(x, dtype=np.float64))
+        if x.shape[1] != len(self.features):
+            raise ValueError(f"scorer expects {len(self.features)} features {self.features}, got {x.shape[1]}")
+        return np.clip(x[:, 0] - self.penalty(x), 0.0, 1.0)
+
+    @property
+    def version(self) -> str:
+        return str(self.meta.get("version", "unknown"))
+
+    def save(self, path: Path) -> None:
+        data = {"form": self.form, "features": list(self.features), "columns": self.columns.tolist(),
+                "thresholds": self.thresholds.round(6).tolist(), "slopes": self.slopes.round(6).tolist(),
+                "meta": self.meta}
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+
+    @classmethod
+    def load(cls, path: Path) -> PenaltyScorer:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return cls(tuple(data["features"]), data["columns"], data["thresholds"], data["slopes"], data.get("meta", {}))
+
+
+Scorer = ScorerNet | PenaltyScorer
+
+
+def read_scorer(path: Path) -> Scorer:
+    """A weights file of either form (``"form": "penalty"``, or a network)."""
+    form = json.loads(path.read_text(encoding="utf-8")).get("form", "network")
+    return PenaltyScorer.load(path) if form == "penalty" else ScorerNet.load(path)
+
+
 def weights_path(feature_set: str) -> Path:
     return WEIGHTS_DIR / f"scorer_{feature_set}.json"
 
 
-def load_scorer(feature_set: str) -> ScorerNet:
-    """The committed network for ``"ted"`` (F_sem, F_ted) or ``"full"`` (+ F_g)."""
+def load_scorer(feature_set: str) -> Scorer:
+    """The committed scorer for ``"ted"`` (F_sem, F_ted) or ``"full"`` (+ F_g)."""
     path = weights_path(feature_set)
     if not path.exists():
         raise ResourceMissingError(
             f"RoMe scorer weights {path.name} are missing; train them with `python -m rome.training.scorer`"
             + (" (needs the grammar classifier's weights first)" if feature_set == "full" else "")
         )
-    return ScorerNet.load(path)
+    return read_scorer(path)
 
 
 def grammar_fingerprint() -> str:

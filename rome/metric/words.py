@@ -33,6 +33,8 @@ class Words:
     heads: tuple[int, ...]
     vectors: np.ndarray  # (n_words, dim) float32, mean of each word's pieces
     unit: np.ndarray  # the same vectors scaled to unit length (cosines are dot products)
+    #: each word's dependency label (spaCy's or Universal Dependencies'); empty when unknown
+    deps: tuple[str, ...] = ()
 
     def __len__(self) -> int:
         return len(self.words)
@@ -94,6 +96,7 @@ def build_words(parsed: ParsedText, emb: TokenEmbeddings) -> Words:
         heads=_keep_heads(parsed, kept),
         vectors=vectors,
         unit=vectors / np.maximum(norms, 1e-12),
+        deps=tuple(t.dep for t in tokens),
     )
 
 

@@ -208,7 +208,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--pretrain-lr", type=float, default=8e-5)
     parser.add_argument("--pretrain-wordnet", type=int, default=15_000,
                         help="at most this many WordNet usage examples as clean pre-training texts")
-    parser.add_argument("--consistency", type=float, default=0.0,
+    parser.add_argument("--consistency", type=float, default=1.0,
                         help="weight of the log-odds difference of grammar-keeping copies (0: off)")
     parser.add_argument("--lora-rank", type=int, default=0, help="k > 0: LoRA adapters instead of full fine-tuning")
     parser.add_argument("--delta-rank", type=int, default=32, help="SVD rank of the stored layer changes")

@@ -49,7 +49,7 @@ def lexicon(tagged: Sequence[Tagged]) -> dict[str, list[str]]:
 def _replacement(word: str, tag: str, words: dict[str, list[str]], rng: random.Random) -> str | None:
     if tag == "CD":
         return str(rng.randint(2, 10 ** rng.randint(1, 6))) if word.isdigit() else None
-    options = [w for w in words.get(tag, []) if w.lower() != word.lower()]
+    options = words.get(tag, [])
     if not options or not word.isalpha():
         return None
     new = rng.choice(options)
