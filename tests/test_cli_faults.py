@@ -129,7 +129,9 @@ def test_killed_force_run_leaves_the_old_output_intact(tmp_path, how):
     out = tmp_path / "out.jsonl"
     old = "".join(json.dumps({"id": i, "old": True}) + "\n" for i in range(2000))
     out.write_text(old, encoding="utf-8")
-    proc = _start_and_wait_for_partial(tmp_path, out, 20000)
+    # 200,000 pairs: long enough that the run is still going when a loaded machine gets round to the
+    # signal (with 20,000 a run beside two busy cores finished first and replaced the output)
+    proc = _start_and_wait_for_partial(tmp_path, out, 200_000)
     proc.send_signal(getattr(signal, how))
     proc.wait(timeout=60)
     assert out.read_text(encoding="utf-8") == old
