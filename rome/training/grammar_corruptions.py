@@ -37,6 +37,7 @@ class Word:
     text: str
     pos: str  # universal POS
     lemma: str
+    tag: str = ""  # Penn tag (the grammar-keeping swaps of ``grammar_invariance`` need it)
 
 
 def detokenize(words: Sequence[str]) -> str:
@@ -120,13 +121,13 @@ def damage(words: Sequence[Word], rng: random.Random) -> str | None:
 
 
 def tag(texts: Iterable[str]) -> list[list[Word]]:
-    """POS tags and lemmas from the embedded spaCy model (tagger only: the parse is not needed)."""
+    """POS tags, Penn tags and lemmas from the embedded spaCy model (tagger only: no parse needed)."""
     import spacy
 
     from rome.core.parsing import DEFAULT_SPACY_MODEL
 
     nlp = spacy.load(DEFAULT_SPACY_MODEL, disable=["parser", "ner"])
-    return [[Word(t.text, t.pos_, t.lemma_) for t in doc if t.text.strip()]
+    return [[Word(t.text, t.pos_, t.lemma_, t.tag_) for t in doc if t.text.strip()]
             for doc in nlp.pipe(texts, batch_size=512)]
 
 

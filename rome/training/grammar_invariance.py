@@ -20,6 +20,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
 from rome.training.grammar_corruptions import detokenize
+from rome.training.grammar_corruptions import tag as tag_words
 
 #: Penn tags whose words can be exchanged for another word of the same tag without breaking grammar
 SWAPPABLE_TAGS = ("NNP", "NNPS", "NN", "NNS", "CD")
@@ -27,13 +28,8 @@ Tagged = list[tuple[str, str]]
 
 
 def tag_fine(texts: Iterable[str]) -> list[Tagged]:
-    """(word, Penn tag) of every token, from the embedded spaCy model's tagger."""
-    import spacy
-
-    from rome.core.parsing import DEFAULT_SPACY_MODEL
-
-    nlp = spacy.load(DEFAULT_SPACY_MODEL, disable=["parser", "ner"])
-    return [[(t.text, t.tag_) for t in doc if t.text.strip()] for doc in nlp.pipe(texts, batch_size=512)]
+    """(word, Penn tag) of every token, from the same tagger as the pre-training damage."""
+    return [[(w.text, w.tag) for w in words] for words in tag_words(texts)]
 
 
 def lexicon(tagged: Sequence[Tagged]) -> dict[str, list[str]]:
