@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import pickle
-import random
 import time
 from collections import defaultdict
 from pathlib import Path
@@ -47,8 +46,7 @@ def _reference(value) -> str:
 def development_data() -> dict:
     """Suite cases, DEMETR items and the scorer's train/test pairs, as plain tuples."""
     from rome.core.cache import ScoreCache
-    from rome.training.negatives import build_pairs
-    from rome.training.scorer import load_items, split_items
+    from rome.training.scorer import training_pairs
     from suites.harness.runner import SuiteRun
     from suites.harness.spec import available_suites, load_suite
 
@@ -62,10 +60,7 @@ def development_data() -> dict:
     # DEMETR item ids read "<file>:<id>"; the number is the source sentence's
     demetr = [(int(it.id.rsplit(":", 1)[1]), it.category, it.severity, it.reference[0], it.good, it.bad)
               for it in load_challenge([demetr_dir()]).items]
-    rng = random.Random(0)  # rome.training.scorer's default seed and split
-    train_items, test_items = split_items(load_items(), rng)
-    train = [(p.hypothesis, p.reference, p.label) for p in build_pairs(train_items, train_items, rng)]
-    test = [(p.hypothesis, p.reference, p.label) for p in build_pairs(test_items, test_items, rng)]
+    train, test = ([(p.hypothesis, p.reference, p.label) for p in part] for part in training_pairs())
     return {"suites": suites, "demetr": demetr, "train": train, "test": test}
 
 

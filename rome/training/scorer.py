@@ -60,6 +60,13 @@ def split_items(items: list[Item], rng: random.Random, test_share: float = 0.2) 
     return order[:cut], order[cut:]
 
 
+def training_pairs(seed: int = 0, per_mr: int = 4) -> tuple[list[Pair], list[Pair]]:
+    """The scorer's train and test pairs: train-side MRs split 80/20 by MR, pairs built per part (seeded)."""
+    rng = random.Random(seed)
+    train_items, test_items = split_items(load_items(), rng)
+    return build_pairs(train_items, train_items, rng, per_mr), build_pairs(test_items, test_items, rng, per_mr)
+
+
 def compute_features(pairs: list[Pair]) -> np.ndarray:
     """(n, 3) features from the real RoMe pipeline; the F_g column stays NaN (see add_grammar)."""
     from rome.metric import RoMe
@@ -269,11 +276,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="npz file keeping the computed features between runs (same seed and data)")
     args = parser.parse_args(argv)
 
-    rng = random.Random(args.seed)
-    items = load_items()
-    train_items, test_items = split_items(items, rng)
-    train = build_pairs(train_items, train_items, rng, args.per_mr)
-    test = build_pairs(test_items, test_items, rng, args.per_mr)
+    train, test = training_pairs(args.seed, args.per_mr)
     try:
         from rome.metric import load_grammar
 
