@@ -17,6 +17,11 @@ Steps, each a small function so tests and ``explain`` can look at them:
    so every word's weight is moved) solved by POT, divided by that mass; ``F_sem = 1 - EMD``
    (:func:`emd`).
 
+Two departures (round 4, docs/rome.md) in what a word pair's cosine means and which words
+weigh: :func:`rome.metric.words.word_similarity` counts one lemma as one word (cosine 1) and two
+different numbers as different (0), and the passive voice's own words (*be*, the agent's *by*,
+:func:`rome.metric.words.passive_markers`) weigh nothing, as they leave TED-SE's trees.
+
 ``mode`` selects the Table 5 ablations: ``"std"`` (plain EMD, ``d = 1 - cos`` everywhere),
 ``"align"`` (steps 2-4 with the hard position factor of Eq. 3 instead of the soft penalty),
 ``"soft"`` (the paper's full §3.1).
@@ -34,7 +39,7 @@ from pathlib import Path
 
 import numpy as np
 
-from rome.metric.words import Words
+from rome.metric.words import Words, passive_markers, word_similarity
 
 MODES = ("std", "align", "soft")
 DELTA = 0.6
@@ -193,7 +198,20 @@ def semantic_similarity(
     if len(ref) == 0 or len(hyp) == 0:
         return SemanticResult(0.0, np.ones((len(ref), len(hyp))), np.zeros(len(ref)), np.zeros(len(hyp)))
     table = idf if idf is not None else IdfTable.general()
-    cos = np.clip(ref.unit @ hyp.unit.T, -1.0, 1.0)
-    distances = distance_matrix(cos, mode, delta)
-    m, n = tfidf_weights(ref.keys, table), tfidf_weights(hyp.keys, table)
+    distances = distance_matrix(word_similarity(ref, hyp), mode, delta)
+    m, n = content_weights(ref, table), content_weights(hyp, table)
     return SemanticResult(1.0 - emd(m, n, distances), distances, m, n)
+
+
+def content_weights(words: Words, idf: Mapping[str, float] | IdfTable) -> np.ndarray:
+    """:func:`tfidf_weights` with the passive voice's markers at 0, renormalised to sum 1.
+
+    "Chinese food is served by House of nanking" then ships the same content as "House of
+    nanking serves chinese food"; a sentence of markers only keeps its plain weights.
+    """
+    weights = tfidf_weights(words.keys, idf)
+    markers = list(passive_markers(words))
+    if markers and len(markers) < len(words):
+        weights[markers] = 0.0
+        weights /= weights.sum()
+    return weights

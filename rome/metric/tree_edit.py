@@ -29,15 +29,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from rome.metric.words import Words
+from rome.metric.words import (
+    PASSIVE_SUBJECTS,
+    SPACY_AGENT,
+    UD_AGENT,
+    Words,
+    different_numbers,
+    passive_markers,
+    same_lemma,
+)
 
 THETA = 0.65
 ROOT = -1
-#: dependency labels of a passive clause, spaCy's and Universal Dependencies' (Stanza)
-PASSIVE_SUBJECTS = frozenset({"nsubjpass", "csubjpass", "nsubj:pass", "csubj:pass"})
-PASSIVE_AUXILIARIES = frozenset({"auxpass", "aux:pass"})
-SPACY_AGENT = "agent"  # the *by* token; its child is the agent
-UD_AGENT = "obl:agent"  # the agent itself; its *by* is a ``case`` child
 #: a tree as TED-SE walks it: ``{word: head}`` and each word's sort key among its siblings
 Tree = tuple[dict[int, int], dict[int, float]]
 
@@ -49,15 +52,13 @@ def active_tree(words: Words) -> Tree:
     heads = dict(enumerate(words.heads))
     keys = {i: float(i) for i in heads}
     deps = words.deps or ("",) * len(heads)
-    dropped = {i for i, d in enumerate(deps) if d in PASSIVE_AUXILIARIES}
+    dropped = set(passive_markers(words))
     for i, dep in enumerate(deps):
         agent = None
         if dep == SPACY_AGENT:
-            dropped.add(i)
             agent = next((c for c, h in heads.items() if h == i and c != i), None)
         elif dep == UD_AGENT:
             agent = i
-            dropped.update(c for c, h in heads.items() if h == i and deps[c] == "case")
         verb = heads[i]
         if agent is not None and verb != ROOT:
             heads[agent], keys[agent] = verb, -1.0
@@ -105,10 +106,12 @@ def _postorder(heads: dict[int, int], keys: dict[int, float]) -> tuple[list[int]
 
 
 def node_equality(ref: Words, hyp: Words, theta: float = THETA) -> np.ndarray:
-    """(p, q) boolean matrix: same lemma, or cosine of the words' vectors > ``theta``."""
-    cos = ref.unit @ hyp.unit.T if len(ref) and len(hyp) else np.zeros((len(ref), len(hyp)))
-    same_lemma = np.array(ref.lemmas, dtype=object).reshape(-1, 1) == np.array(hyp.lemmas, dtype=object)
-    return (cos > theta) | same_lemma.reshape(len(ref), len(hyp))
+    """(p, q) boolean matrix: same lemma, or cosine of the words' vectors > ``theta``; never two
+    different numbers (:func:`rome.metric.words.different_numbers`, as in the EMD)."""
+    if not len(ref) or not len(hyp):
+        return np.zeros((len(ref), len(hyp)), dtype=bool)
+    close = (ref.unit @ hyp.unit.T > theta) | same_lemma(ref, hyp)
+    return close & ~different_numbers(ref, hyp)
 
 
 def tree_edit_distance(ref: Words, hyp: Words, theta: float = THETA) -> float:
