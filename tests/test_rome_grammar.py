@@ -67,17 +67,16 @@ def test_bad_input_is_a_one_line_error(classifier):
         classifier.prob_acceptable(["fine", None])
 
 
-def test_out_of_domain_dev_regression(classifier):
-    """The committed weights measured 0.736 accuracy / 0.329 MCC on all 516 OOD dev sentences
-    (docs/grammar.md); a loading or pooling bug falls far below these bounds."""
-    texts, labels = read_cola("out_of_domain_dev")
+@pytest.mark.parametrize(("part", "accuracy", "mcc"), [("in_domain_dev", 0.74, 0.34), ("out_of_domain_dev", 0.71, 0.25)])
+def test_dev_regression(classifier, part, accuracy, mcc):
+    """The committed weights (round 4) measured 0.755 / 0.363 (in domain, 527 sentences) and 0.721 /
+    0.264 (out of domain, 516) accuracy / MCC (docs/grammar.md); always "acceptable" scores 0.69 /
+    0.0, and a loading or pooling bug falls far below these bounds. Runs of one recipe differ by
+    several points of MCC between the two sets (round 3: 0.326 / 0.301), so the bounds sit a little
+    under the committed run's, not at it."""
+    texts, labels = read_cola(part)
     scores = binary_metrics(labels, classifier.prob_acceptable(texts))
-    assert scores["accuracy"] >= 0.72 and scores["mcc"] >= 0.30, scores
-
-
-NAME_REPETITION = ("round 3's classifier was trained to give a sentence the same log-odds whichever name it "
-                   "holds, and it now reads 'Elon elon elon elon elon' as one long name: F_g 0.72 "
-                   "(docs/grammar.md, 'Names and numbers')")
+    assert scores["accuracy"] >= accuracy and scores["mcc"] >= mcc, scores
 
 
 def test_repeated_content_words_are_judged_unacceptable(classifier):
@@ -86,7 +85,6 @@ def test_repeated_content_words_are_judged_unacceptable(classifier):
     assert bad < 0.3 < 0.7 < good
 
 
-@pytest.mark.xfail(strict=True, reason=NAME_REPETITION)
 def test_repetition_is_judged_unacceptable(classifier):
     """The paper's Table 2 repetition case (its F_g: 0.17)."""
     bad, good = classifier.prob_acceptable(["Elon elon elon elon elon founded tesla tesla tesla.",

@@ -46,6 +46,12 @@ def test_each_damage_kind_changes_the_words_as_named():
     assert len(changed) == 1 and changed[0][0] in {"dog", "chases", "cat"}
     moved = _damage(SENTENCE, "move", rng)
     assert sorted(moved) == sorted(words) and moved != words
+    repeated = _damage(SENTENCE, "repeat", rng)
+    extra = len(repeated) - len(words)
+    assert 2 <= extra <= 4
+    i = next(k for k, (a, b) in enumerate(zip(words, repeated)) if a != b) - 1  # the stuttered word
+    assert repeated[i + 1 : i + 1 + extra] == [words[i].lower()] * extra
+    assert repeated[:i + 1] + repeated[i + 1 + extra:] == words
 
 
 def test_inflections_come_from_lemminflect():
@@ -62,7 +68,7 @@ def test_damage_never_returns_the_clean_text_and_is_seeded():
     assert outs == [damage(SENTENCE, random.Random(seed)) for seed in range(40)]
     assert len(set(outs)) > 10
     assert damage(SENTENCE[:2], random.Random(0)) is None
-    assert set(DAMAGES) == {"swap", "delete", "insert", "inflect", "move"}
+    assert set(DAMAGES) == {"swap", "delete", "insert", "inflect", "move", "repeat"}
 
 
 def test_corruption_pairs_with_the_real_tagger():

@@ -53,7 +53,7 @@ def test_full_rome_on_the_qualitative_cases(scores):
         missing("RoMe's grammar classifier could not be built (rome/metric/weights/grammar_minilm.*)")
     para, passive, rep, unrelated = scores["rome"]
     assert min(para, passive) > max(rep, unrelated) + 0.3
-    assert rep < 0.5 and unrelated < 0.15  # rep: 0.41 in round 3 (F_g accepts the repeated name)
+    assert rep < 0.5 and unrelated < 0.15  # rep: 0.41 in round 3 (F_g accepted the repeated name)
 
 
 def test_rome_is_lower_than_bertscore_on_repetition(scores):
@@ -68,9 +68,6 @@ def test_rome_is_lower_than_bertscore_on_repetition(scores):
     assert scores["rome"][2] < scores["bertscore"][2] - 0.3
 
 
-@pytest.mark.xfail(strict=True, reason="round 3: the grammar feature no longer rejects the repeated name "
-                   "(F_g 0.72), so RoMe's repetition / paraphrase ratio is 0.51 against MoverScore's 0.26 "
-                   "(docs/rome.md, round 3)")
 def test_rome_separates_bad_cases_from_paraphrase_more_than_the_baselines(scores):
     """Scales differ (MoverScore goes negative), so compare each metric with its own paraphrase score.
 

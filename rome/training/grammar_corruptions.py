@@ -6,7 +6,10 @@ fine-tuned on CoLA alone it stays near the majority baseline out of domain (see
 clean text and one damaged copy) before the CoLA epochs makes it attend to word order, agreement and missing words again, and lifts the
 out-of-domain MCC by about 0.1. This is the ELECTRA idea at sentence level, with damage that
 usually breaks grammar: swap two neighbours, delete a function or head word, insert a function
-word or a duplicate, re-inflect a verb or noun (lemminflect), move a word two or more places.
+word or a duplicate, re-inflect a verb or noun (lemminflect), move a word two or more places,
+or stutter a word two to four more times (round 4: after round 3's consistency loss taught the
+classifier that a name may be any name, it read the paper's "Elon elon elon elon elon founded
+tesla tesla tesla." as one long name, F_g 0.72; no damage showed it a word said over and over).
 
 Clean texts: WordNet 3.0's usage examples (Debian's copy, read through nltk) and the
 acceptable sentences of CoLA's training split. No CoLA dev sentence and no human rating of any
@@ -27,7 +30,7 @@ FUNCTION_WORDS = ("the", "a", "of", "to", "is", "was", "that", "which", "been", 
 #: parts of speech whose deletion almost always breaks a sentence (adjectives and adverbs do not)
 DELETABLE_POS = frozenset({"VERB", "AUX", "ADP", "DET", "NOUN", "PRON", "PART", "SCONJ", "CCONJ"})
 INFLECTABLE_POS = frozenset({"VERB", "AUX", "NOUN"})
-DAMAGES = ("swap", "delete", "insert", "inflect", "move")
+DAMAGES = ("swap", "delete", "insert", "inflect", "move", "repeat")
 _NO_SPACE_BEFORE = re.compile(r" (?=[.,!?;:%)\]]|'s\b|n't\b|'m\b|'re\b|'ve\b|'ll\b|'d\b)")
 _NO_SPACE_AFTER = re.compile(r"([(\[$]) ")
 
@@ -99,6 +102,12 @@ def _damage(words: list[Word], kind: str, rng: random.Random) -> list[str] | Non
         if not targets:
             return None
         out.insert(rng.choice(targets), moved)
+    elif kind == "repeat":
+        spots = [i for i in range(n) if _is_word(words[i])]
+        if not spots:
+            return None
+        i = rng.choice(spots)
+        out[i + 1 : i + 1] = [words[i].text.lower()] * rng.randint(2, 4)
     else:
         raise ValueError(f"unknown damage {kind!r}")
     return out
