@@ -2,21 +2,14 @@
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import numpy as np
 import pytest
-
-SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "rome_dev.py"
+from project_scripts import load_script
 
 
 @pytest.fixture(scope="module")
 def rome_dev():
-    spec = importlib.util.spec_from_file_location("rome_dev", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("rome_dev")
 
 
 DATA = {

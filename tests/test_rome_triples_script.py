@@ -2,21 +2,15 @@
 
 from __future__ import annotations
 
-import importlib.util
 import re
-from pathlib import Path
 
 import pytest
-
-SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "rome_triples.py"
+from project_scripts import load_script
 
 
 @pytest.fixture(scope="module")
 def triples():
-    spec = importlib.util.spec_from_file_location("rome_triples", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("rome_triples")
 
 
 def test_thirty_distinct_triples_of_three_different_texts(triples):
