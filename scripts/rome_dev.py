@@ -86,12 +86,9 @@ def compute_features(pairs: list[Pair], batch: int = 512) -> np.ndarray:
 def regrade(pairs: list[Pair], features: np.ndarray, weights: Path) -> np.ndarray:
     """The features with ``F_g`` recomputed by the classifier stored in ``weights``."""
     from rome.metric.grammar import GrammarClassifier
+    from rome.training.scorer import grammar_column
 
-    hyps = sorted({h for h, _ in pairs})
-    probs = dict(zip(hyps, GrammarClassifier.load(weights).prob_acceptable(hyps)))
-    out = features.copy()
-    out[:, 2] = [probs[h] for h, _ in pairs]
-    return out
+    return grammar_column(features, [h for h, _ in pairs], GrammarClassifier.load(weights))
 
 
 class Bench:

@@ -75,14 +75,20 @@ def compute_features(pairs: list[Pair]) -> np.ndarray:
 
 
 def add_grammar(features: np.ndarray, pairs: list[Pair]) -> np.ndarray:
-    """Fill the F_g column with the grammar classifier's P(acceptable) of each hypothesis."""
+    """Fill the F_g column with the committed grammar classifier's P(acceptable) of each hypothesis."""
+    return grammar_column(features, [p.hypothesis for p in pairs])
+
+
+def grammar_column(features: np.ndarray, hypotheses: list[str], grammar=None) -> np.ndarray:
+    """A copy of ``features`` whose F_g column is ``grammar``'s (default: the committed classifier's)
+    P(acceptable) of each row's hypothesis; each distinct hypothesis is scored once."""
     from rome.metric import load_grammar
 
-    grammar = load_grammar()
-    hyps = list(dict.fromkeys(p.hypothesis for p in pairs))
-    probs = dict(zip(hyps, np.asarray(grammar.prob_acceptable(hyps), dtype=np.float64)))
+    grammar = grammar if grammar is not None else load_grammar()
+    unique = list(dict.fromkeys(hypotheses))
+    probs = dict(zip(unique, np.asarray(grammar.prob_acceptable(unique), dtype=np.float64)))
     out = features.copy()
-    out[:, 2] = [probs[p.hypothesis] for p in pairs]
+    out[:, 2] = [probs[h] for h in hypotheses]
     return out
 
 
