@@ -222,29 +222,29 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def pretraining_data(cola_texts: list[str], cola_labels: np.ndarray, train_idx: np.ndarray,
-                     args) -> tuple[list[str], np.ndarray]:
-    """Intact/damaged pairs from WordNet examples and CoLA-train's acceptable sentences (hold-out excluded)."""
-    from rome.training.grammar_corruptions import corruption_pairs
+def pretraining_data(tagged, args) -> tuple[list[str], np.ndarray]:
+    """Intact/damaged pairs from the tagged clean texts (:func:`tagged_clean_texts`)."""
+    from rome.training.grammar_corruptions import damaged_pairs
 
-    texts, labels = corruption_pairs(clean_texts(cola_texts, cola_labels, train_idx, args), args.seed)
+    texts, labels = damaged_pairs(tagged, args.seed)
     return texts, np.array(labels, dtype=np.int64)
 
 
-def clean_texts(cola_texts: list[str], cola_labels: np.ndarray, train_idx: np.ndarray, args) -> list[str]:
-    """CoLA-train's acceptable sentences (hold-out excluded) and WordNet usage examples, seeded order."""
-    from rome.training.grammar_corruptions import wordnet_examples
+def tagged_clean_texts(cola_texts: list[str], cola_labels: np.ndarray, train_idx: np.ndarray, args):
+    """CoLA-train's acceptable sentences (hold-out excluded) and WordNet usage examples, seeded order,
+    tagged once for both the damage of the pre-training stage and the consistency pairs."""
+    from rome.training.grammar_corruptions import tag, wordnet_examples
 
     examples = wordnet_examples()
     random.Random(args.seed).shuffle(examples)
-    return [cola_texts[i] for i in train_idx if cola_labels[i] == 1] + examples[: args.pretrain_wordnet]
+    return tag([cola_texts[i] for i in train_idx if cola_labels[i] == 1] + examples[: args.pretrain_wordnet])
 
 
-def consistency_pairs(encoder, cola_texts, cola_labels, train_idx, layer: int, args):
+def consistency_pairs(encoder, tagged, layer: int, args):
     """Frozen features of (clean text, grammar-keeping copy) pairs for the consistency loss."""
-    from rome.training.grammar_invariance import invariant_pairs
+    from rome.training.grammar_invariance import swap_pairs
 
-    pairs = invariant_pairs(clean_texts(cola_texts, cola_labels, train_idx, args), args.seed)
+    pairs = swap_pairs(tagged, args.seed)
     print(f"consistency pairs: {len(pairs)}", flush=True)
     return features(encoder, [a for a, _ in pairs], layer), features(encoder, [b for _, b in pairs], layer)
 
@@ -271,11 +271,13 @@ def main(argv: list[str] | None = None) -> int:
     start = encoder.num_layers - args.layers
     feats = features(encoder, texts, start, args.feature_cache)
     held = ([feats[i] for i in held_idx], labels[held_idx])
-    pairs = consistency_pairs(encoder, texts, labels, train_idx, start, args) if args.consistency > 0 else None
+    uses_clean = args.consistency > 0 or args.pretrain_epochs > 0
+    tagged = tagged_clean_texts(texts, labels, train_idx, args) if uses_clean else []
+    pairs = consistency_pairs(encoder, tagged, start, args) if args.consistency > 0 else None
     log: list[dict] = []
     n_pretrain = 0
     if args.pretrain_epochs > 0:
-        pre_texts, pre_labels = pretraining_data(texts, labels, train_idx, args)
+        pre_texts, pre_labels = pretraining_data(tagged, args)
         n_pretrain = len(pre_texts)
         print(f"pre-training texts: {n_pretrain} ({time.time() - started:.0f}s)", flush=True)
         _, pre_log = train(module, features(encoder, pre_texts, start), pre_labels, *held, args,

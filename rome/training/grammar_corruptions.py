@@ -150,10 +150,15 @@ def wordnet_examples(min_words: int = 4) -> list[str]:
 
 def corruption_pairs(clean_texts: Sequence[str], seed: int) -> tuple[list[str], list[int]]:
     """Each clean text (label 1), detokenised, followed by one damaged copy (label 0)."""
+    return damaged_pairs(tag(clean_texts), seed)
+
+
+def damaged_pairs(tagged: Sequence[Sequence[Word]], seed: int) -> tuple[list[str], list[int]]:
+    """:func:`corruption_pairs` of texts already tagged (training tags its clean texts once)."""
     rng = random.Random(seed)
     texts: list[str] = []
     labels: list[int] = []
-    for words in tag(clean_texts):
+    for words in tagged:
         bad = damage(words, rng)
         if bad is not None:
             texts += [detokenize([w.text for w in words]), bad]

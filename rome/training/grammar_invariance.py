@@ -19,7 +19,7 @@ import random
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
-from rome.training.grammar_corruptions import detokenize
+from rome.training.grammar_corruptions import Word, detokenize
 from rome.training.grammar_corruptions import tag as tag_words
 
 #: Penn tags whose words can be exchanged for another word of the same tag without breaking grammar
@@ -29,7 +29,11 @@ Tagged = list[tuple[str, str]]
 
 def tag_fine(texts: Iterable[str]) -> list[Tagged]:
     """(word, Penn tag) of every token, from the same tagger as the pre-training damage."""
-    return [[(w.text, w.tag) for w in words] for words in tag_words(texts)]
+    return penn_tags(tag_words(texts))
+
+
+def penn_tags(tagged: Iterable[Sequence[Word]]) -> list[Tagged]:
+    return [[(w.text, w.tag) for w in words] for words in tagged]
 
 
 def lexicon(tagged: Sequence[Tagged]) -> dict[str, list[str]]:
@@ -66,8 +70,13 @@ def swapped_copy(sentence: Tagged, words: dict[str, list[str]], rng: random.Rand
 
 def invariant_pairs(clean_texts: Sequence[str], seed: int) -> list[tuple[str, str]]:
     """(clean text, grammar-keeping copy) for every clean text that offers a swappable word."""
+    return swap_pairs(tag_words(clean_texts), seed)
+
+
+def swap_pairs(tagged_words: Sequence[Sequence[Word]], seed: int) -> list[tuple[str, str]]:
+    """:func:`invariant_pairs` of texts already tagged (training tags its clean texts once)."""
     rng = random.Random(seed)
-    tagged = tag_fine(clean_texts)
+    tagged = penn_tags(tagged_words)
     words = lexicon(tagged)
     pairs = []
     for sentence in tagged:
