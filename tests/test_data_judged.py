@@ -150,3 +150,16 @@ def test_the_suites_never_sample_texts_from_the_scorers_training_side():
               if (p.original in train_refs or p.reference in train_refs)
               and p.original not in other_refs and p.reference not in other_refs]
     assert leaked == []
+
+
+def test_the_sfrest_sides_are_datasets_and_say_what_they_were_used_for():
+    """``sfrest-heldout`` is the development rating set: it must be exactly the side no learned part saw."""
+    whole = datasets.load_dataset("sfrest")
+    heldout, train = datasets.load_dataset("sfrest-heldout"), datasets.load_dataset("SFREST-train")
+    assert {it.id for it in heldout.items} | {it.id for it in train.items} == {it.id for it in whole.items}
+    assert not {it.id for it in heldout.items} & {it.id for it in train.items}
+    assert all(sfrest_part(it.mr) == "heldout" for it in heldout.items)
+    assert heldout.name == "sfrest-heldout" and heldout.criteria == whole.criteria
+    assert "development" in heldout.notes["split"] and "trained RoMe" in train.notes["split"]
+    assert "trained RoMe" in whole.notes["split"]
+    assert "sfrest-heldout" in heldout.describe()

@@ -5,7 +5,10 @@ meaning representation, hypothesis, references, human scores by criterion), so t
 correlation report never needs to know where the data came from.
 
 * BAGEL, SFHOTEL, SFREST (Novikova et al. 2017): the shared JSONL files; criteria
-  informativeness, naturalness, quality (medians of three raters, 1-6).
+  informativeness, naturalness, quality (medians of three raters, 1-6). ``sfrest-heldout`` and
+  ``sfrest-train`` are the two sides of the data layer's one SFREST split: the held-out side's
+  ratings are the *development* ratings (no learned part saw its texts; BAGEL and SFHOTEL are the
+  evaluation ratings), the train side's references trained RoMe's scorer.
 * WebNLG 2017 human evaluation: the organisers' CSV (not shipped; pass its path). Rows of
   team ``webnlg`` are the human references of their ``mr`` and are not scored as a system;
   empty or ``null`` system texts are kept as empty hypotheses and counted in ``notes``.
@@ -31,9 +34,15 @@ from typing import Any
 
 from rome.core.errors import InputError
 from rome.core.jsonl import read_jsonl, require_text
-from rome.data.novikova import NOVIKOVA_CRITERIA, load_rows, mr_as_text, novikova_path
+from rome.data.novikova import NOVIKOVA_CRITERIA, Part, load_rows, mr_as_text, novikova_path
 
 NOVIKOVA = {"bagel": "bagel.jsonl", "sfhotel": "sfhotel.jsonl", "sfrest": "sfrest.jsonl"}
+#: one side of the SFREST split as a dataset name -> the data layer's part
+SFREST_SIDES: dict[str, Part] = {"sfrest-heldout": "heldout", "sfrest-train": "train"}
+SIDE_NOTES = {
+    "heldout": "development ratings: no learned part of RoMe saw these MRs or texts",
+    "train": "these MRs' references trained RoMe's scorer: RoMe is not measured on unseen data here",
+}
 WEBNLG_CRITERIA = ("fluency", "grammar", "semantics")
 WEBNLG_COLUMNS = ("id", "mr", "team", "text", "category", "type", "bleu", "meteor", "ter",
                   "systemtype", "triplesize", "fluency", "grammar", "semantics")
@@ -182,13 +191,22 @@ def _judged(numbered: Iterable[tuple[int, dict[str, Any]]], source: str, name: s
     return JudgedDataset(name, source, criteria, items, notes)
 
 
-def load_novikova(name: str) -> JudgedDataset:
-    """BAGEL, SFHOTEL or SFREST from the shared data (Novikova et al. 2017), through the data layer."""
+def load_novikova(name: str, part: Part | None = None) -> JudgedDataset:
+    """BAGEL, SFHOTEL or SFREST from the shared data (Novikova et al. 2017), through the data layer.
+
+    ``part`` picks one side of the SFREST split (``train`` or ``heldout``); the dataset is then
+    named ``sfrest-<part>`` and its notes say what that side was used for.
+    """
     if name not in NOVIKOVA:
         raise InputError(f"unknown dataset {name!r}; choose from {', '.join(NOVIKOVA)}")
-    data = _judged(enumerate(load_rows(name), start=1), novikova_path(name), name)
-    data.source = f"../shared/data/novikova2017/{NOVIKOVA[name]}"
+    label = name if part is None else f"{name}-{part}"
+    data = _judged(enumerate(load_rows(name, part), start=1), novikova_path(name), label)
+    data.source = f"../shared/data/novikova2017/{NOVIKOVA[name]}" + ("" if part is None else f" ({part} side)")
     data.criteria = NOVIKOVA_CRITERIA
+    if part is not None:
+        data.notes["split"] = SIDE_NOTES[part]
+    elif name == "sfrest":
+        data.notes["split"] = "both sides; the train side's references trained RoMe's scorer (use sfrest-heldout)"
     return data
 
 
@@ -248,10 +266,13 @@ def load_webnlg2017(path: str | Path) -> JudgedDataset:
 
 
 def load_dataset(name_or_path: str, path: str | Path | None = None) -> JudgedDataset:
-    """``bagel|sfhotel|sfrest``, ``webnlg2017`` (needs ``path``), or a JSONL (or WebNLG-format CSV) path."""
+    """``bagel|sfhotel|sfrest|sfrest-heldout|sfrest-train``, ``webnlg2017`` (needs ``path``), or a
+    JSONL (or WebNLG-format CSV) path."""
     key = name_or_path.lower()
     if key in NOVIKOVA:
         return load_novikova(key)
+    if key in SFREST_SIDES:
+        return load_novikova("sfrest", SFREST_SIDES[key])
     if key == "webnlg2017":
         if path is None:
             raise InputError("webnlg2017 is not shipped: give the human-evaluation CSV with --path FILE")
@@ -260,7 +281,7 @@ def load_dataset(name_or_path: str, path: str | Path | None = None) -> JudgedDat
     if file.suffix.lower() == ".csv":
         return load_webnlg2017(file)
     if not file.is_file():
-        known = ", ".join([*NOVIKOVA, "webnlg2017"])
+        known = ", ".join([*NOVIKOVA, *SFREST_SIDES, "webnlg2017"])
         raise InputError(f"unknown dataset {name_or_path!r}: use one of {known} or a JSONL file path")
     return load_jsonl(file)
 
