@@ -10,18 +10,21 @@ from rome.core.encoder import get_encoder
 from rome.core.parsing import get_parser
 from rome.metric.semantic import IdfTable, content_weights, semantic_similarity, tfidf_weights
 from rome.metric.tree_edit import node_equality, ted_similarity
-from rome.metric.words import analyse, number_key, passive_markers, word_similarity
+from rome.metric.words import analyse, finite_tense, number_key, passive_markers, word_similarity
 
 ACTIVE = "House of nanking serves chinese food."
 PASSIVE = "Chinese food is served by House of nanking."
 ADDRESS = "The hotel is at 169 bush street, phone 4157758160."
 OTHER_NUMBER = "The hotel is at 161 bush street, phone 4157758160."
 SAME_NUMBER_WRITTEN = "The hotel is at 169 bush street, phone 4157758160 ."
+PAST = "The agency reported that the plane had landed."
+PRESENT = "The agency reports that the plane had landed."
 
 
 @pytest.fixture(scope="module")
 def words():
-    return analyse([ACTIVE, PASSIVE, ADDRESS, OTHER_NUMBER, SAME_NUMBER_WRITTEN], get_encoder(), get_parser())
+    return analyse([ACTIVE, PASSIVE, ADDRESS, OTHER_NUMBER, SAME_NUMBER_WRITTEN, PAST, PRESENT],
+                   get_encoder(), get_parser())
 
 
 @pytest.mark.parametrize(("word", "key"), [
@@ -80,3 +83,24 @@ def test_a_passive_keeps_the_meaning_of_its_active(words):
     active, passive = words[ACTIVE], words[PASSIVE]
     assert semantic_similarity(active, passive, "std").f_sem > 0.99
     assert semantic_similarity(passive, active, "std").f_sem > 0.99
+
+
+@pytest.mark.parametrize(("morph", "tense"), [
+    ("Tense=Past|VerbForm=Fin", "Past"), ("Mood=Ind|Number=Sing|Person=3|Tense=Pres|VerbForm=Fin", "Pres"),
+    ("Aspect=Perf|Tense=Past|VerbForm=Part", ""), ("VerbForm=Inf", ""), ("Number=Sing", ""), ("", ""),
+])
+def test_finite_tense(morph, tense):
+    assert finite_tense(morph) == tense
+
+
+def test_a_changed_tense_is_not_one_word(words):
+    """*reported* / *reports*: one lemma, but a finite verb in another tense is left to the encoder's
+    cosine; the passive's participle (*serves* / *served*) stays one word (test above)."""
+    past, present = words[PAST], words[PRESENT]
+    i, j = past.words.index("reported"), present.words.index("reports")
+    assert past.tenses[i] == "Past" and present.tenses[j] == "Pres"
+    sim = word_similarity(past, present)
+    assert sim[i, j] == pytest.approx(float(past.unit[i] @ present.unit[j])) and sim[i, j] < 0.99
+    landed = past.words.index("landed"), present.words.index("landed")
+    assert sim[landed] == 1.0
+    assert semantic_similarity(past, present).f_sem < semantic_similarity(past, past).f_sem - 0.01

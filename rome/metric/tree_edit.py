@@ -35,8 +35,8 @@ from rome.metric.words import (
     UD_AGENT,
     Words,
     different_numbers,
+    one_word,
     passive_markers,
-    same_lemma,
 )
 
 THETA = 0.65
@@ -106,11 +106,12 @@ def _postorder(heads: dict[int, int], keys: dict[int, float]) -> tuple[list[int]
 
 
 def node_equality(ref: Words, hyp: Words, theta: float = THETA) -> np.ndarray:
-    """(p, q) boolean matrix: same lemma, or cosine of the words' vectors > ``theta``; never two
+    """(p, q) boolean matrix: one word (:func:`rome.metric.words.one_word`: same lemma, unless
+    finite verbs in different tenses), or cosine of the words' vectors > ``theta``; never two
     different numbers (:func:`rome.metric.words.different_numbers`, as in the EMD)."""
     if not len(ref) or not len(hyp):
         return np.zeros((len(ref), len(hyp)), dtype=bool)
-    close = (ref.unit @ hyp.unit.T > theta) | same_lemma(ref, hyp)
+    close = (ref.unit @ hyp.unit.T > theta) | one_word(ref, hyp)
     return close & ~different_numbers(ref, hyp)
 
 

@@ -43,6 +43,8 @@ class Words:
     unit: np.ndarray  # the same vectors scaled to unit length (cosines are dot products)
     #: each word's dependency label (spaCy's or Universal Dependencies'); empty when unknown
     deps: tuple[str, ...] = ()
+    #: each word's tense if it is a finite verb (:func:`finite_tense`), else ""; empty when unknown
+    tenses: tuple[str, ...] = ()
 
     def __len__(self) -> int:
         return len(self.words)
@@ -71,6 +73,16 @@ def number_key(word: str) -> str | None:
     return key if _DIGIT.search(key) else None
 
 
+def finite_tense(morph: str) -> str:
+    """The tense of a finite verb from its Universal Dependencies features, "" for any other word.
+
+    ``"Tense=Past|VerbForm=Fin"`` -> ``"Past"``; a participle (``VerbForm=Part``), an infinitive
+    or a noun -> "". spaCy and Stanza both write these features.
+    """
+    features = dict(f.split("=", 1) for f in morph.split("|") if "=" in f)
+    return features.get("Tense", "") if features.get("VerbForm") == "Fin" else ""
+
+
 def same_lemma(ref: Words, hyp: Words) -> np.ndarray:
     """(p, q) boolean matrix: the two words share a lemma."""
     return np.array(ref.lemmas, dtype=object).reshape(-1, 1) == np.array(hyp.lemmas, dtype=object).reshape(1, -1)
@@ -83,19 +95,39 @@ def different_numbers(ref: Words, hyp: Words) -> np.ndarray:
     return (numbers_r != None) & (numbers_h != None) & (numbers_r != numbers_h)  # noqa: E711
 
 
+def different_tenses(ref: Words, hyp: Words) -> np.ndarray:
+    """(p, q) boolean matrix: both words are finite verbs, in different tenses (*reported* / *reports*)."""
+    if not ref.tenses or not hyp.tenses:
+        return np.zeros((len(ref), len(hyp)), dtype=bool)
+    tenses_r = np.array(ref.tenses, dtype=object).reshape(-1, 1)
+    tenses_h = np.array(hyp.tenses, dtype=object).reshape(1, -1)
+    return (tenses_r != "") & (tenses_h != "") & (tenses_r != tenses_h)
+
+
+def one_word(ref: Words, hyp: Words) -> np.ndarray:
+    """(p, q) boolean matrix: the two words are one word to RoMe, whatever their vectors say.
+
+    One lemma is one word, unless both are finite verbs in different tenses: *serves* / *is
+    served* keep their meaning (the passive's tense moves to its auxiliary), *reported* /
+    *reports* do not, so that pair is left to the encoder's cosine like any other.
+    """
+    return same_lemma(ref, hyp) & ~different_tenses(ref, hyp)
+
+
 def word_similarity(ref: Words, hyp: Words) -> np.ndarray:
     """(p, q) cosines of the words' contextual vectors, with two facts a cosine misses.
 
     * Two words with one lemma are the same word (1.0): the encoder gives a word a different
       vector in a reordered sentence ("serves" / "is served" 0.81, "House" 0.97), which made
-      every rewrite cost meaning; word order is TED-SE's feature, not the EMD's.
+      every rewrite cost meaning; word order is TED-SE's feature, not the EMD's. Not when both
+      are finite verbs in different tenses (:func:`one_word`): a changed tense changes meaning.
     * Two different numbers are different words (0.0): in the entity suite's 191 changed
       numbers MiniLM gave the old and new number a median cosine of 0.70 (70 % above TED-SE's
       theta), so a changed address, price or phone number cost almost nothing.
     """
     if not len(ref) or not len(hyp):
         return np.zeros((len(ref), len(hyp)))
-    cos = np.where(same_lemma(ref, hyp), 1.0, np.clip(ref.unit @ hyp.unit.T, -1.0, 1.0))
+    cos = np.where(one_word(ref, hyp), 1.0, np.clip(ref.unit @ hyp.unit.T, -1.0, 1.0))
     return np.where(different_numbers(ref, hyp), 0.0, cos)
 
 
@@ -151,6 +183,7 @@ def build_words(parsed: ParsedText, emb: TokenEmbeddings) -> Words:
         vectors=vectors,
         unit=vectors / np.maximum(norms, 1e-12),
         deps=tuple(t.dep for t in tokens),
+        tenses=tuple(finite_tense(t.morph) for t in tokens),
     )
 
 
