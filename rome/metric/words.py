@@ -45,6 +45,8 @@ class Words:
     deps: tuple[str, ...] = ()
     #: each word's tense if it is a finite verb (:func:`finite_tense`), else ""; empty when unknown
     tenses: tuple[str, ...] = ()
+    #: each word's :func:`number_key`, kept so every pair does not recompute it; empty when unknown
+    numbers: tuple[str | None, ...] = ()
 
     def __len__(self) -> int:
         return len(self.words)
@@ -88,10 +90,14 @@ def same_lemma(ref: Words, hyp: Words) -> np.ndarray:
     return np.array(ref.lemmas, dtype=object).reshape(-1, 1) == np.array(hyp.lemmas, dtype=object).reshape(1, -1)
 
 
+def _numbers(words: Words) -> tuple[str | None, ...]:
+    return words.numbers if len(words.numbers) == len(words) else tuple(number_key(w) for w in words.words)
+
+
 def different_numbers(ref: Words, hyp: Words) -> np.ndarray:
     """(p, q) boolean matrix: both words are written numbers, and not the same one."""
-    numbers_r = np.array([number_key(w) for w in ref.words], dtype=object).reshape(-1, 1)
-    numbers_h = np.array([number_key(w) for w in hyp.words], dtype=object).reshape(1, -1)
+    numbers_r = np.array(_numbers(ref), dtype=object).reshape(-1, 1)
+    numbers_h = np.array(_numbers(hyp), dtype=object).reshape(1, -1)
     return (numbers_r != None) & (numbers_h != None) & (numbers_r != numbers_h)  # noqa: E711
 
 
@@ -184,6 +190,7 @@ def build_words(parsed: ParsedText, emb: TokenEmbeddings) -> Words:
         unit=vectors / np.maximum(norms, 1e-12),
         deps=tuple(t.dep for t in tokens),
         tenses=tuple(finite_tense(t.morph) for t in tokens),
+        numbers=tuple(number_key(t.text) for t in tokens),
     )
 
 
