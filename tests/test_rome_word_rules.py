@@ -10,7 +10,7 @@ from rome.core.encoder import get_encoder
 from rome.core.parsing import get_parser
 from rome.metric.semantic import IdfTable, content_weights, semantic_similarity, tfidf_weights
 from rome.metric.tree_edit import node_equality, ted_similarity
-from rome.metric.words import analyse, finite_tense, number_key, passive_markers, word_similarity
+from rome.metric.words import analyse, meaning_inflection, number_key, passive_markers, word_similarity
 
 ACTIVE = "House of nanking serves chinese food."
 PASSIVE = "Chinese food is served by House of nanking."
@@ -19,11 +19,13 @@ OTHER_NUMBER = "The hotel is at 161 bush street, phone 4157758160."
 SAME_NUMBER_WRITTEN = "The hotel is at 169 bush street, phone 4157758160 ."
 PAST = "The agency reported that the plane had landed."
 PRESENT = "The agency reports that the plane had landed."
+CHEAP_ROOM = "They booked a cheap room."
+CHEAPER_ROOMS = "They booked cheaper rooms."
 
 
 @pytest.fixture(scope="module")
 def words():
-    return analyse([ACTIVE, PASSIVE, ADDRESS, OTHER_NUMBER, SAME_NUMBER_WRITTEN, PAST, PRESENT],
+    return analyse([ACTIVE, PASSIVE, ADDRESS, OTHER_NUMBER, SAME_NUMBER_WRITTEN, PAST, PRESENT, CHEAP_ROOM, CHEAPER_ROOMS],
                    get_encoder(), get_parser())
 
 
@@ -85,12 +87,17 @@ def test_a_passive_keeps_the_meaning_of_its_active(words):
     assert semantic_similarity(passive, active, "std").f_sem > 0.99
 
 
-@pytest.mark.parametrize(("morph", "tense"), [
-    ("Tense=Past|VerbForm=Fin", "Past"), ("Mood=Ind|Number=Sing|Person=3|Tense=Pres|VerbForm=Fin", "Pres"),
-    ("Aspect=Perf|Tense=Past|VerbForm=Part", ""), ("VerbForm=Inf", ""), ("Number=Sing", ""), ("", ""),
+@pytest.mark.parametrize(("pos", "morph", "inflection"), [
+    ("VERB", "Tense=Past|VerbForm=Fin", "Tense=Past"),
+    ("AUX", "Mood=Ind|Number=Sing|Person=3|Tense=Pres|VerbForm=Fin", "Tense=Pres"),
+    ("VERB", "Aspect=Perf|Tense=Past|VerbForm=Part", ""),  # the passive's participle: no tense of its own
+    ("VERB", "VerbForm=Inf", ""),
+    ("ADJ", "Degree=Cmp", "Degree=Cmp"), ("ADV", "Degree=Sup", "Degree=Sup"), ("ADV", "", ""),
+    ("NOUN", "Number=Plur", "Number=Plur"), ("PROPN", "Number=Sing", ""), ("PRON", "Number=Plur", ""),
+    ("", "", ""),
 ])
-def test_finite_tense(morph, tense):
-    assert finite_tense(morph) == tense
+def test_meaning_inflection(pos, morph, inflection):
+    assert meaning_inflection(pos, morph) == inflection
 
 
 def test_a_changed_tense_is_not_one_word(words):
@@ -98,9 +105,19 @@ def test_a_changed_tense_is_not_one_word(words):
     cosine; the passive's participle (*serves* / *served*) stays one word (test above)."""
     past, present = words[PAST], words[PRESENT]
     i, j = past.words.index("reported"), present.words.index("reports")
-    assert past.tenses[i] == "Past" and present.tenses[j] == "Pres"
+    assert past.inflections[i] == "Tense=Past" and present.inflections[j] == "Tense=Pres"
     sim = word_similarity(past, present)
     assert sim[i, j] == pytest.approx(float(past.unit[i] @ present.unit[j])) and sim[i, j] < 0.99
     landed = past.words.index("landed"), present.words.index("landed")
     assert sim[landed] == 1.0
     assert semantic_similarity(past, present).f_sem < semantic_similarity(past, past).f_sem - 0.01
+
+
+def test_a_changed_degree_or_noun_number_is_not_one_word(words):
+    a, b = words[CHEAP_ROOM], words[CHEAPER_ROOMS]
+    sim, raw = word_similarity(a, b), a.unit @ b.unit.T
+    for x, y in (("cheap", "cheaper"), ("room", "rooms")):
+        i, j = a.words.index(x), b.words.index(y)
+        assert a.lemmas[i] == b.lemmas[j] and sim[i, j] == pytest.approx(float(raw[i, j])) and sim[i, j] < 0.99
+    booked = a.words.index("booked"), b.words.index("booked")
+    assert sim[booked] == 1.0

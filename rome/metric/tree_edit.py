@@ -106,8 +106,8 @@ def _postorder(heads: dict[int, int], keys: dict[int, float]) -> tuple[list[int]
 
 
 def node_equality(ref: Words, hyp: Words, theta: float = THETA) -> np.ndarray:
-    """(p, q) boolean matrix: one word (:func:`rome.metric.words.one_word`: same lemma, unless
-    finite verbs in different tenses), or cosine of the words' vectors > ``theta``; never two
+    """(p, q) boolean matrix: one word (:func:`rome.metric.words.one_word`: same lemma, unless an
+    inflection that carries meaning differs), or cosine of the words' vectors > ``theta``; never two
     different numbers (:func:`rome.metric.words.different_numbers`, as in the EMD)."""
     if not len(ref) or not len(hyp):
         return np.zeros((len(ref), len(hyp)), dtype=bool)

@@ -43,8 +43,8 @@ class Words:
     unit: np.ndarray  # the same vectors scaled to unit length (cosines are dot products)
     #: each word's dependency label (spaCy's or Universal Dependencies'); empty when unknown
     deps: tuple[str, ...] = ()
-    #: each word's tense if it is a finite verb (:func:`finite_tense`), else ""; empty when unknown
-    tenses: tuple[str, ...] = ()
+    #: each word's meaning-bearing inflection (:func:`meaning_inflection`), e.g. "Tense=Past"; empty when unknown
+    inflections: tuple[str, ...] = ()
     #: each word's :func:`number_key`, kept so every pair does not recompute it; empty when unknown
     numbers: tuple[str | None, ...] = ()
 
@@ -75,14 +75,26 @@ def number_key(word: str) -> str | None:
     return key if _DIGIT.search(key) else None
 
 
-def finite_tense(morph: str) -> str:
-    """The tense of a finite verb from its Universal Dependencies features, "" for any other word.
+#: the inflections that change what a word says, by universal POS (Universal Dependencies features)
+MEANING_INFLECTIONS = {"VERB": "Tense", "AUX": "Tense", "ADJ": "Degree", "ADV": "Degree", "NOUN": "Number"}
 
-    ``"Tense=Past|VerbForm=Fin"`` -> ``"Past"``; a participle (``VerbForm=Part``), an infinitive
-    or a noun -> "". spaCy and Stanza both write these features.
+
+def meaning_inflection(pos: str, morph: str) -> str:
+    """The one inflection of a word that carries meaning, as ``"Feature=Value"``, or "".
+
+    A finite verb's tense (*reported* / *reports*; a participle or an infinitive has none that
+    counts: the passive's *served* moves its tense to the auxiliary), an adjective's or adverb's
+    degree (*cheap* / *cheaper* / *cheapest*), a common noun's number (*room* / *rooms*).
+    Agreement (a verb's person and number) says nothing new and is not read. spaCy and Stanza
+    both write these features.
     """
+    feature = MEANING_INFLECTIONS.get(pos)
     features = dict(f.split("=", 1) for f in morph.split("|") if "=" in f)
-    return features.get("Tense", "") if features.get("VerbForm") == "Fin" else ""
+    if feature is None or feature not in features:
+        return ""
+    if feature == "Tense" and features.get("VerbForm") != "Fin":
+        return ""
+    return f"{feature}={features[feature]}"
 
 
 def same_lemma(ref: Words, hyp: Words) -> np.ndarray:
@@ -101,23 +113,27 @@ def different_numbers(ref: Words, hyp: Words) -> np.ndarray:
     return (numbers_r != None) & (numbers_h != None) & (numbers_r != numbers_h)  # noqa: E711
 
 
-def different_tenses(ref: Words, hyp: Words) -> np.ndarray:
-    """(p, q) boolean matrix: both words are finite verbs, in different tenses (*reported* / *reports*)."""
-    if not ref.tenses or not hyp.tenses:
+def different_inflections(ref: Words, hyp: Words) -> np.ndarray:
+    """(p, q) boolean matrix: both words carry the same kind of meaning-bearing inflection, with
+    different values (*reported* / *reports*, *cheap* / *cheaper*, *room* / *rooms*)."""
+    if len(ref.inflections) != len(ref) or len(hyp.inflections) != len(hyp):
         return np.zeros((len(ref), len(hyp)), dtype=bool)
-    tenses_r = np.array(ref.tenses, dtype=object).reshape(-1, 1)
-    tenses_h = np.array(hyp.tenses, dtype=object).reshape(1, -1)
-    return (tenses_r != "") & (tenses_h != "") & (tenses_r != tenses_h)
+    kinds_r = np.array([i.split("=")[0] for i in ref.inflections], dtype=object).reshape(-1, 1)
+    kinds_h = np.array([i.split("=")[0] for i in hyp.inflections], dtype=object).reshape(1, -1)
+    values_r = np.array(ref.inflections, dtype=object).reshape(-1, 1)
+    values_h = np.array(hyp.inflections, dtype=object).reshape(1, -1)
+    return (kinds_r != "") & (kinds_r == kinds_h) & (values_r != values_h)
 
 
 def one_word(ref: Words, hyp: Words) -> np.ndarray:
     """(p, q) boolean matrix: the two words are one word to RoMe, whatever their vectors say.
 
-    One lemma is one word, unless both are finite verbs in different tenses: *serves* / *is
-    served* keep their meaning (the passive's tense moves to its auxiliary), *reported* /
-    *reports* do not, so that pair is left to the encoder's cosine like any other.
+    One lemma is one word, unless an inflection that carries meaning differs
+    (:func:`meaning_inflection`): *serves* / *is served* keep their meaning (the passive's tense
+    moves to its auxiliary), *reported* / *reports* and *cheap* / *cheaper* do not, so such a
+    pair is left to the encoder's cosine like any other.
     """
-    return same_lemma(ref, hyp) & ~different_tenses(ref, hyp)
+    return same_lemma(ref, hyp) & ~different_inflections(ref, hyp)
 
 
 def word_similarity(ref: Words, hyp: Words) -> np.ndarray:
@@ -126,7 +142,7 @@ def word_similarity(ref: Words, hyp: Words) -> np.ndarray:
     * Two words with one lemma are the same word (1.0): the encoder gives a word a different
       vector in a reordered sentence ("serves" / "is served" 0.81, "House" 0.97), which made
       every rewrite cost meaning; word order is TED-SE's feature, not the EMD's. Not when both
-      are finite verbs in different tenses (:func:`one_word`): a changed tense changes meaning.
+      differ in an inflection that carries meaning (:func:`one_word`): a changed tense changes it.
     * Two different numbers are different words (0.0): in the entity suite's 191 changed
       numbers MiniLM gave the old and new number a median cosine of 0.70 (70 % above TED-SE's
       theta), so a changed address, price or phone number cost almost nothing.
@@ -189,7 +205,7 @@ def build_words(parsed: ParsedText, emb: TokenEmbeddings) -> Words:
         vectors=vectors,
         unit=vectors / np.maximum(norms, 1e-12),
         deps=tuple(t.dep for t in tokens),
-        tenses=tuple(finite_tense(t.morph) for t in tokens),
+        inflections=tuple(meaning_inflection(t.pos, t.morph) for t in tokens),
         numbers=tuple(number_key(t.text) for t in tokens),
     )
 
