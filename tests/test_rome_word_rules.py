@@ -19,21 +19,27 @@ OTHER_NUMBER = "The hotel is at 161 bush street, phone 4157758160."
 SAME_NUMBER_WRITTEN = "The hotel is at 169 bush street, phone 4157758160 ."
 PAST = "The agency reported that the plane had landed."
 PRESENT = "The agency reports that the plane had landed."
+THREE_ROOMS = "They booked three rooms."
+FOUR_ROOMS = "They booked four rooms."
+DIGIT_ROOMS = "They booked 3 rooms."
 CHEAP_ROOM = "They booked a cheap room."
 CHEAPER_ROOMS = "They booked cheaper rooms."
 
 
 @pytest.fixture(scope="module")
 def words():
-    return analyse([ACTIVE, PASSIVE, ADDRESS, OTHER_NUMBER, SAME_NUMBER_WRITTEN, PAST, PRESENT, CHEAP_ROOM, CHEAPER_ROOMS],
+    return analyse([ACTIVE, PASSIVE, ADDRESS, OTHER_NUMBER, SAME_NUMBER_WRITTEN, PAST, PRESENT, CHEAP_ROOM, CHEAPER_ROOMS,
+                    THREE_ROOMS, FOUR_ROOMS, DIGIT_ROOMS],
                    get_encoder(), get_parser())
 
 
-@pytest.mark.parametrize(("word", "key"), [
-    ("169", "169"), ("4,000.", "4000"), ("5th", "5th"), ("(94117)", "94117"), ("fifth", None), ("-s", None),
+@pytest.mark.parametrize(("word", "pos", "key"), [
+    ("169", "", "169"), ("4,000.", "NUM", "4000"), ("5th", "ADJ", "5th"), ("(94117)", "", "94117"),
+    ("fifth", "ADJ", None), ("-s", "", None), ("three", "NUM", "3"), ("Ninety", "NUM", "90"),
+    ("hundred", "NUM", "100"), ("one", "PRON", None), ("three", "", None), ("twenty-five", "NUM", None),
 ])
-def test_number_key(word, key):
-    assert number_key(word) == key
+def test_number_key(word, pos, key):
+    assert number_key(word, pos) == key
 
 
 def test_the_passive_markers_are_be_and_by(words):
@@ -121,3 +127,12 @@ def test_a_changed_degree_or_noun_number_is_not_one_word(words):
         assert a.lemmas[i] == b.lemmas[j] and sim[i, j] == pytest.approx(float(raw[i, j])) and sim[i, j] < 0.99
     booked = a.words.index("booked"), b.words.index("booked")
     assert sim[booked] == 1.0
+
+
+def test_a_number_word_is_its_value(words):
+    three, four, digit = words[THREE_ROOMS], words[FOUR_ROOMS], words[DIGIT_ROOMS]
+    i = three.words.index("three")
+    assert word_similarity(three, four)[i, four.words.index("four")] == 0.0
+    assert not node_equality(three, four)[i, four.words.index("four")]
+    assert word_similarity(three, digit)[i, digit.words.index("3")] == 1.0
+    assert node_equality(three, digit)[i, digit.words.index("3")]

@@ -69,10 +69,26 @@ def passive_markers(words: Words) -> frozenset[int]:
     return frozenset(marks)
 
 
-def number_key(word: str) -> str | None:
-    """The written number a word carries ("4,000." -> "4000"), ``None`` for a word without digits."""
+#: cardinal numbers written as one word; hand-written because these 32 words are all the rule
+#: needs (a parser of number phrases such as text2num would add a compiled dependency for them;
+#: compounds like "twenty-five" keep their cosine)
+_UNITS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+          "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty")
+_TENS = ("thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
+WORD_NUMBERS = {w: str(i) for i, w in enumerate(_UNITS)} | {w: str(10 * i) for i, w in enumerate(_TENS, 3)}
+WORD_NUMBERS |= {"hundred": "100", "thousand": "1000", "million": "1000000", "billion": "1000000000"}
+
+
+def number_key(word: str, pos: str = "") -> str | None:
+    """The number a word carries ("4,000." -> "4000"; "three" tagged ``NUM`` -> "3"), else ``None``.
+
+    Digits count whatever the tag; a number word only when the parser tags it ``NUM`` (so the
+    pronoun *one* is not a number).
+    """
     key = word.strip(_EDGE_PUNCTUATION).replace(",", "")
-    return key if _DIGIT.search(key) else None
+    if _DIGIT.search(key):
+        return key
+    return WORD_NUMBERS.get(key.lower()) if pos == "NUM" else None
 
 
 #: the inflections that change what a word says, by universal POS (Universal Dependencies features)
@@ -106,11 +122,23 @@ def _numbers(words: Words) -> tuple[str | None, ...]:
     return words.numbers if len(words.numbers) == len(words) else tuple(number_key(w) for w in words.words)
 
 
-def different_numbers(ref: Words, hyp: Words) -> np.ndarray:
-    """(p, q) boolean matrix: both words are written numbers, and not the same one."""
+def _number_pairs(ref: Words, hyp: Words) -> tuple[np.ndarray, np.ndarray]:
+    """(p, q) boolean matrices: both words are numbers; and they are the same number."""
     numbers_r = np.array(_numbers(ref), dtype=object).reshape(-1, 1)
     numbers_h = np.array(_numbers(hyp), dtype=object).reshape(1, -1)
-    return (numbers_r != None) & (numbers_h != None) & (numbers_r != numbers_h)  # noqa: E711
+    both = (numbers_r != None) & (numbers_h != None)  # noqa: E711
+    return both, both & (numbers_r == numbers_h)
+
+
+def different_numbers(ref: Words, hyp: Words) -> np.ndarray:
+    """(p, q) boolean matrix: both words are numbers, and not the same one."""
+    both, same = _number_pairs(ref, hyp)
+    return both & ~same
+
+
+def same_number(ref: Words, hyp: Words) -> np.ndarray:
+    """(p, q) boolean matrix: both words are the same number (*three* / *3*, *4,000* / *4000*)."""
+    return _number_pairs(ref, hyp)[1]
 
 
 def different_inflections(ref: Words, hyp: Words) -> np.ndarray:
@@ -131,9 +159,10 @@ def one_word(ref: Words, hyp: Words) -> np.ndarray:
     One lemma is one word, unless an inflection that carries meaning differs
     (:func:`meaning_inflection`): *serves* / *is served* keep their meaning (the passive's tense
     moves to its auxiliary), *reported* / *reports* and *cheap* / *cheaper* do not, so such a
-    pair is left to the encoder's cosine like any other.
+    pair is left to the encoder's cosine like any other. One number is one word however it is
+    written (*three* / *3*).
     """
-    return same_lemma(ref, hyp) & ~different_inflections(ref, hyp)
+    return (same_lemma(ref, hyp) & ~different_inflections(ref, hyp)) | same_number(ref, hyp)
 
 
 def word_similarity(ref: Words, hyp: Words) -> np.ndarray:
@@ -145,7 +174,8 @@ def word_similarity(ref: Words, hyp: Words) -> np.ndarray:
       differ in an inflection that carries meaning (:func:`one_word`): a changed tense changes it.
     * Two different numbers are different words (0.0): in the entity suite's 191 changed
       numbers MiniLM gave the old and new number a median cosine of 0.70 (70 % above TED-SE's
-      theta), so a changed address, price or phone number cost almost nothing.
+      theta), so a changed address, price or phone number cost almost nothing. A number word
+      counts as its value (:func:`number_key`): *three* / *four* differ, *three* / *3* are one.
     """
     if not len(ref) or not len(hyp):
         return np.zeros((len(ref), len(hyp)))
@@ -206,7 +236,7 @@ def build_words(parsed: ParsedText, emb: TokenEmbeddings) -> Words:
         unit=vectors / np.maximum(norms, 1e-12),
         deps=tuple(t.dep for t in tokens),
         inflections=tuple(meaning_inflection(t.pos, t.morph) for t in tokens),
-        numbers=tuple(number_key(t.text) for t in tokens),
+        numbers=tuple(number_key(t.text, t.pos) for t in tokens),
     )
 
 
