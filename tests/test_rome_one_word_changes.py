@@ -4,7 +4,7 @@ Triples (reference, MT, MT with one word changed) written by hand on 2026-11-24 
 scored them. Tense: seven MT sentences of DEMETR's ``minor_id28_final_punc_removed`` (items 88,
 204, 233, 552, 610, 842, 871) re-inflected by hand, three of my own; degree, noun number and
 written-out numbers: my own. Round 4's RoMe ordered 6 / 10 tense, 3 / 6 degree, 8 / 8 noun number
-and 4 / 8 number-word triples right; round 5's rules (``rome.metric.words.one_word``,
+and 4 / 8 number-word triples right; round 5's rules (``rome.metric.words.word_rules``,
 ``number_key``; docs/rome.md, "Round 5") 9, 5, 8 and 6. Too small to rank metrics; here so that
 these changes do not go blind again.
 """

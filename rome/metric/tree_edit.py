@@ -34,9 +34,8 @@ from rome.metric.words import (
     SPACY_AGENT,
     UD_AGENT,
     Words,
-    different_numbers,
-    one_word,
     passive_markers,
+    word_rules,
 )
 
 THETA = 0.65
@@ -106,13 +105,13 @@ def _postorder(heads: dict[int, int], keys: dict[int, float]) -> tuple[list[int]
 
 
 def node_equality(ref: Words, hyp: Words, theta: float = THETA) -> np.ndarray:
-    """(p, q) boolean matrix: one word (:func:`rome.metric.words.one_word`: same lemma, unless an
-    inflection that carries meaning differs), or cosine of the words' vectors > ``theta``; never two
-    different numbers (:func:`rome.metric.words.different_numbers`, as in the EMD)."""
+    """(p, q) boolean matrix: one word (:func:`rome.metric.words.word_rules`: same lemma, unless an
+    inflection that carries meaning differs; same number), or cosine of the words' vectors >
+    ``theta``; never two different numbers (as in the EMD)."""
     if not len(ref) or not len(hyp):
         return np.zeros((len(ref), len(hyp)), dtype=bool)
-    close = (ref.unit @ hyp.unit.T > theta) | one_word(ref, hyp)
-    return close & ~different_numbers(ref, hyp)
+    one_word, different_numbers = word_rules(ref, hyp)
+    return ((ref.unit @ hyp.unit.T > theta) | one_word) & ~different_numbers
 
 
 def tree_edit_distance(ref: Words, hyp: Words, theta: float = THETA) -> float:

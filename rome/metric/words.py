@@ -130,17 +130,6 @@ def _number_pairs(ref: Words, hyp: Words) -> tuple[np.ndarray, np.ndarray]:
     return both, both & (numbers_r == numbers_h)
 
 
-def different_numbers(ref: Words, hyp: Words) -> np.ndarray:
-    """(p, q) boolean matrix: both words are numbers, and not the same one."""
-    both, same = _number_pairs(ref, hyp)
-    return both & ~same
-
-
-def same_number(ref: Words, hyp: Words) -> np.ndarray:
-    """(p, q) boolean matrix: both words are the same number (*three* / *3*, *4,000* / *4000*)."""
-    return _number_pairs(ref, hyp)[1]
-
-
 def different_inflections(ref: Words, hyp: Words) -> np.ndarray:
     """(p, q) boolean matrix: both words carry the same kind of meaning-bearing inflection, with
     different values (*reported* / *reports*, *cheap* / *cheaper*, *room* / *rooms*)."""
@@ -153,16 +142,20 @@ def different_inflections(ref: Words, hyp: Words) -> np.ndarray:
     return (kinds_r != "") & (kinds_r == kinds_h) & (values_r != values_h)
 
 
-def one_word(ref: Words, hyp: Words) -> np.ndarray:
-    """(p, q) boolean matrix: the two words are one word to RoMe, whatever their vectors say.
+def word_rules(ref: Words, hyp: Words) -> tuple[np.ndarray, np.ndarray]:
+    """(p, q) boolean matrices ``(one_word, different_numbers)``: what RoMe knows about a word pair
+    whatever the vectors say, for the EMD and TED-SE alike (number keys compared once).
 
-    One lemma is one word, unless an inflection that carries meaning differs
-    (:func:`meaning_inflection`): *serves* / *is served* keep their meaning (the passive's tense
-    moves to its auxiliary), *reported* / *reports* and *cheap* / *cheaper* do not, so such a
-    pair is left to the encoder's cosine like any other. One number is one word however it is
-    written (*three* / *3*).
+    * One word: one lemma, unless an inflection that carries meaning differs
+      (:func:`meaning_inflection`): *serves* / *is served* keep their meaning (the passive's
+      tense moves to its auxiliary), *reported* / *reports* and *cheap* / *cheaper* do not, so
+      such a pair is left to the encoder's cosine like any other. One number is one word however
+      it is written (*three* / *3*, *4,000* / *4000*).
+    * Different numbers: both words are numbers (:func:`number_key`), and not the same one.
     """
-    return (same_lemma(ref, hyp) & ~different_inflections(ref, hyp)) | same_number(ref, hyp)
+    both, same = _number_pairs(ref, hyp)
+    one_word = (same_lemma(ref, hyp) & ~different_inflections(ref, hyp)) | same
+    return one_word, both & ~same
 
 
 def word_similarity(ref: Words, hyp: Words) -> np.ndarray:
@@ -171,7 +164,7 @@ def word_similarity(ref: Words, hyp: Words) -> np.ndarray:
     * Two words with one lemma are the same word (1.0): the encoder gives a word a different
       vector in a reordered sentence ("serves" / "is served" 0.81, "House" 0.97), which made
       every rewrite cost meaning; word order is TED-SE's feature, not the EMD's. Not when both
-      differ in an inflection that carries meaning (:func:`one_word`): a changed tense changes it.
+      differ in an inflection that carries meaning (:func:`word_rules`): a changed tense changes it.
     * Two different numbers are different words (0.0): in the entity suite's 191 changed
       numbers MiniLM gave the old and new number a median cosine of 0.70 (70 % above TED-SE's
       theta), so a changed address, price or phone number cost almost nothing. A number word
@@ -179,8 +172,9 @@ def word_similarity(ref: Words, hyp: Words) -> np.ndarray:
     """
     if not len(ref) or not len(hyp):
         return np.zeros((len(ref), len(hyp)))
-    cos = np.where(one_word(ref, hyp), 1.0, np.clip(ref.unit @ hyp.unit.T, -1.0, 1.0))
-    return np.where(different_numbers(ref, hyp), 0.0, cos)
+    one_word, different_numbers = word_rules(ref, hyp)
+    cos = np.where(one_word, 1.0, np.clip(ref.unit @ hyp.unit.T, -1.0, 1.0))
+    return np.where(different_numbers, 0.0, cos)
 
 
 def pool_pieces(
