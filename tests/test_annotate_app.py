@@ -18,7 +18,7 @@ import pytest
 from reports.annotate.app import create_app
 from reports.annotate.cases import Case, load_cases
 from reports.annotate.store import AnnotationStore
-from rome.cli import main
+from reports.cli import main
 
 XSS = "<script>alert('x')</script> serves <b>cheap</b> food"
 CASES = [
@@ -169,7 +169,7 @@ def test_cli_export_and_agreement(tmp_path, capsys):
 
 
 def _start_server(cases_file, store_path):
-    cmd = [sys.executable, "-c", "import sys; from rome.cli import main; sys.exit(main())", "annotate",
+    cmd = [sys.executable, "-c", "import sys; from reports.cli import main; sys.exit(main())", "annotate",
            "--cases", str(cases_file), "--annotator", "alice", "--store", str(store_path), "--port", "0"]
     proc = subprocess.Popen(cmd, stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
     deadline = time.monotonic() + 60

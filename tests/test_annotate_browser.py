@@ -18,7 +18,7 @@ from require_extras import REQUIRE_BROWSER, import_or_missing, missing
 from reports.annotate.app import create_app, serve
 from reports.annotate.cases import load_cases
 from reports.annotate.store import AnnotationStore
-from rome.cli import main
+from reports.cli import main
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMEDRIVER = shutil.which("chromedriver")

@@ -10,7 +10,7 @@ import pytest
 from challenge_samples import CONTROLS, GENERIC, demetr_slice, write_jsonl
 
 from baselines.sacrebleu_metrics import BLEU
-from rome.cli import main
+from reports.cli import main
 from rome.core.cache import ScoreCache
 from suites.harness.pair_scoring import PairScorer, order_pairs
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from rome.cli import main
+from reports.cli import main
 from rome.core.contract import Metric
 from rome.core.errors import InputError
 from rome.core.jsonl import read_jsonl, repair_incomplete_tail

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from baselines.sacrebleu_metrics import BLEU
-from rome.cli import main
+from reports.cli import main
 from rome.core.contract import Metric
 from rome.core.errors import InputError
 from rome.core.registry import register, unregister

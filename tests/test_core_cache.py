@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from baselines.sacrebleu_metrics import BLEU
-from rome.cli import main
+from reports.cli import main
 from rome.core import cache as cache_module
 from rome.core.cache import ScoreCache
 from rome.core.errors import InputError

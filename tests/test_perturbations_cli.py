@@ -9,7 +9,7 @@ import pytest
 from perturbations.adjective import AdjectiveSwap
 from perturbations.base import Perturbation, Result
 from perturbations.registry import available_perturbations, build_perturbation, register, unregister
-from rome.cli import main
+from reports.cli import main
 from rome.core.errors import InputError
 
 SHIPPED_KINDS = {"passive", "adjective", "repetition", "entity", "random_word", "textfooler", "typos", "contractions"}

@@ -11,7 +11,7 @@ import pytest
 from scipy import stats as sps
 
 from reports.correlation import CorrelationConfig, run_correlation
-from rome.cli import main
+from reports.cli import main
 from rome.core.cache import ScoreCache
 from rome.data.judged import load_dataset
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from reports import robustness
-from rome.cli import main
+from reports.cli import main
 from rome.core.errors import InputError
 
 FIXTURE = Path(__file__).parent / "fixtures" / "suite_out"

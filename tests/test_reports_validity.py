@@ -21,7 +21,7 @@ from reports.validity import (
     wilson_interval,
     write_card,
 )
-from rome.cli import main
+from reports.cli import main
 from rome.core.errors import InputError
 from suites.harness.spec import perturbation_fingerprint
 

@@ -127,7 +127,7 @@ def test_full_rome_says_when_the_grammar_classifier_is_missing():
 
 
 def test_cli_prints_the_components(capsys):
-    from rome.cli import main
+    from reports.cli import main
 
     assert main(["score", "--hyp", REPETITION[1], "--ref", REPETITION[0], "--metric", "rome/ted"]) == 0
     out = capsys.readouterr().out

@@ -8,7 +8,7 @@ import textwrap
 
 import pytest
 
-from rome.cli import main
+from reports.cli import main
 from suites.harness.outputs import write_outputs
 from suites.harness.runner import SuiteRun
 from suites.harness.spec import available_suites, load_suite

@@ -1,5 +1,5 @@
 import sys
 
-from rome.cli import main
+from reports.cli import main
 
 sys.exit(main())

@@ -23,9 +23,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     for name in COMMANDS:
         try:
-            module = importlib.import_module(f"rome.cli.{name}")
+            module = importlib.import_module(f"reports.cli.{name}")
         except ModuleNotFoundError as exc:
-            if exc.name != f"rome.cli.{name}":
+            if exc.name != f"reports.cli.{name}":
                 raise
             continue
         module.add_parser(sub)
