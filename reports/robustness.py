@@ -184,7 +184,10 @@ def row_validity(suite: SuiteOutput, check: str, cards_dir: Path | None = None) 
     card = recorded.get("card") or suite.summary.get("perturbation", {}).get("kind")
     if not card:
         return CardStatus("?", expectation, UNMEASURED)
-    status = card_statuses(card, recorded.get("fingerprint"), cards_dir).get(expectation)
+    # the card of the corpus the cases came from, never another corpus's (outputs written before corpora
+    # existed ran on the dialogue texts)
+    corpus = recorded.get("corpus") or suite.summary.get("corpus") or "dialogue"
+    status = card_statuses(card, recorded.get("fingerprint"), cards_dir, corpus).get(expectation)
     return status or CardStatus(card, expectation, UNMEASURED)
 
 

@@ -1,8 +1,11 @@
 """Validity cards: how often a perturbation does what its expectation says, judged by a careful reader.
 
 A robustness verdict is only as good as the perturbation behind it: if half the "meaning kept"
-variants change the meaning, a metric that drops on them is right, not fragile. A **card** is a
-committed JSONL file (``perturbations/cards/<name>.jsonl``), one judged variant per line::
+variants change the meaning, a metric that drops on them is right, not fragile. Validity depends on
+the texts as much as on the code (a synonym table fine on restaurant dialogue can change the meaning
+of news), so a card belongs to one (perturbation, corpus): ``perturbations/cards/<corpus>/<name>.jsonl``,
+and a row on a corpus without its own card is UNMEASURED, never given another corpus's figure. A
+**card** is a committed JSONL file, one judged variant per line::
 
     {"card": "passive", "suite": "passive_form", "source_id": ..., "text": ..., "variant": ...,
      "edits": [...], "expectation": "invariant", "label": "valid", "note": "...",
@@ -19,7 +22,6 @@ robustness row uninformative. Intervals are Wilson 95 % (``statsmodels``).
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from collections import Counter
 from dataclasses import dataclass, field
@@ -43,6 +45,13 @@ def default_cards_dir() -> Path:
     import perturbations
 
     return Path(perturbations.__file__).resolve().parent / "cards"
+
+
+def card_path(name: str, corpus: str, cards_dir: Path | None = None) -> Path:
+    """Where card ``name`` judged on ``corpus`` lives: ``<cards>/<corpus>/<name>.jsonl``."""
+    if not corpus or "/" in corpus or corpus.startswith("."):
+        raise InputError(f"corpus name {corpus!r} cannot name a card folder")
+    return (cards_dir or default_cards_dir()) / corpus / f"{name}.jsonl"
 
 
 def wilson_interval(successes: int, n: int) -> tuple[float, float]:
@@ -107,9 +116,10 @@ def load_card(path: Path) -> list[dict[str, Any]]:
     return lines
 
 
-def card_statuses(name: str, fingerprint: str | None, cards_dir: Path | None = None) -> dict[str, CardStatus]:
-    """Per expectation, the validity of card ``name`` compared with the code's ``fingerprint``."""
-    path = (cards_dir or default_cards_dir()) / f"{name}.jsonl"
+def card_statuses(name: str, fingerprint: str | None, cards_dir: Path | None = None,
+                  corpus: str = "dialogue") -> dict[str, CardStatus]:
+    """Per expectation, the validity of card ``name`` on ``corpus`` compared with the code's ``fingerprint``."""
+    path = card_path(name, corpus, cards_dir)
     if not path.is_file():
         return {}
     by_expectation: dict[str, list[dict[str, Any]]] = {}
@@ -125,60 +135,70 @@ def card_statuses(name: str, fingerprint: str | None, cards_dir: Path | None = N
 
 
 def suite_validity(suite, cards_dir: Path | None = None) -> tuple[str, str, dict[str, CardStatus]]:
-    """``(card name, current fingerprint, statuses by expectation)`` for a :class:`~suites.harness.spec.Suite`."""
+    """``(card name, current fingerprint, statuses by expectation)`` for a :class:`~suites.harness.spec.Suite`
+    on the corpus its cases come from."""
     from suites.harness.spec import perturbation_fingerprint
 
     perturbation = suite.build_perturbation()
     name, fingerprint = perturbation.card_name(), perturbation_fingerprint(perturbation)
-    return name, fingerprint, card_statuses(name, fingerprint, cards_dir)
+    return name, fingerprint, card_statuses(name, fingerprint, cards_dir, suite.corpus)
 
 
-def shipped_validity(cards_dir: Path | None = None) -> list[tuple[str, str, CardStatus]]:
-    """``(suite, card, status)`` for every shipped suite and expectation its perturbation produces."""
+def shipped_validity(cards_dir: Path | None = None,
+                     data: list[str] | None = None) -> list[tuple[str, str, str, CardStatus]]:
+    """``(corpus, suite, card, status)`` for every corpus in ``data`` (shipped corpus names or JSONL files;
+    default: every shipped corpus), shipped suite and expectation its perturbation produces."""
+    from rome.data.corpora import CORPORA
     from suites.harness.spec import available_suites, load_suite
 
     rows = []
-    for suite_name in available_suites():
-        suite = load_suite(suite_name)
-        if suite.direct_cases:  # a published minimal-pair set (DEMETR): no perturbation of ours to judge
-            continue
-        name, _, statuses = suite_validity(suite, cards_dir)
-        expectations = sorted({c.expectation for c in suite.case_checks}) or ["invariant"]
-        for expectation in expectations:
-            rows.append((suite_name, name, statuses.get(expectation, CardStatus(name, expectation, UNMEASURED))))
+    for spec in data or list(CORPORA):
+        for suite_name in available_suites():
+            suite = load_suite(suite_name)
+            if suite.direct_cases:  # a published minimal-pair set (DEMETR): no perturbation of ours to judge
+                continue
+            suite = suite.configured(data=spec)
+            corpus = suite.corpus
+            name, _, statuses = suite_validity(suite, cards_dir)
+            expectations = sorted({c.expectation for c in suite.case_checks}) or ["invariant"]
+            for expectation in expectations:
+                status = statuses.get(expectation, CardStatus(name, expectation, UNMEASURED))
+                rows.append((corpus, suite_name, name, status))
     return rows
 
 
-def validity_markdown(rows: list[tuple[str, str, CardStatus]]) -> str:
-    lines = ["| suite | card | expectation | validity [Wilson 95 %] | n | labels | card |", "|---|---|---|---|---|---|---|"]
-    for suite, card, status in rows:
+def validity_markdown(rows: list[tuple[str, str, str, CardStatus]]) -> str:
+    lines = ["| corpus | suite | card | expectation | validity [Wilson 95 %] | n | labels | card |",
+             "|---|---|---|---|---|---|---|---|"]
+    for corpus, suite, card, status in rows:
         labels = ", ".join(f"{k} {v}" for k, v in sorted(status.counts.items(), key=lambda kv: -kv[1])) or "–"
         rate = "–" if status.rate is None else status.cell().split(" n=")[0]
         flag = status.state if status.n else UNMEASURED
         if status.informative is False:
             flag += ", below 0.85: rows uninformative"
-        lines.append(f"| {suite} | {card} | {status.expectation} | {rate} | {status.n} | {labels} | {flag} |")
+        lines.append(f"| {corpus} | {suite} | {card} | {status.expectation} | {rate} | {status.n} | {labels} | {flag} |")
     return "\n".join(lines) + "\n"
 
 
 def draw_card(suite, n: int, seed: int) -> list[dict[str, Any]]:
-    """``n`` unlabelled card lines from ``suite``'s data walked in the order of ``seed`` (no metric runs).
+    """``n`` unlabelled card lines from ``suite``'s corpus walked in the order of ``seed`` (no metric runs).
 
-    The suite's own data source and per-text generators are used (:func:`suites.harness.runner.build_cases`),
-    with ``seed`` in place of the suite's, so the card samples what the suite perturbs but not its cases.
+    The suite's own case pipeline is used (:func:`suites.harness.runner.build_cases`), with ``seed`` in
+    place of the suite's, so the card samples what the suite perturbs on that corpus but not its cases.
     """
     from suites.harness.runner import build_cases
     from suites.harness.spec import perturbation_fingerprint
 
-    if not hasattr(suite.data, "seed"):
-        raise InputError(f"suite {suite.name!r}: its data source cannot be reseeded")
-    reseeded = dataclasses.replace(suite, data=dataclasses.replace(suite.data, seed=seed))
+    if suite.direct_cases:
+        raise InputError(f"suite {suite.name!r} is a published challenge set: no perturbation of ours to judge")
+    reseeded = suite.configured(seed=seed)
     perturbation = reseeded.build_perturbation()
     fingerprint = perturbation_fingerprint(perturbation)
     cases, _ = build_cases(reseeded, n, cache=None, perturbation=perturbation)
-    return [{"card": perturbation.card_name(), "suite": suite.name, "source_id": c.source_id, "text": c.original,
-             "variant": c.variant, "edits": c.edits, "expectation": c.expectation, "label": "", "note": "",
-             "fingerprint": fingerprint, "seed": seed} for c in cases]
+    return [{"card": perturbation.card_name(), "suite": suite.name, "corpus": suite.corpus,
+             "source_id": c.source_id, "text": c.original, "variant": c.variant, "edits": c.edits,
+             "expectation": c.expectation, "label": "", "note": "", "fingerprint": fingerprint, "seed": seed}
+            for c in cases]
 
 
 def write_card(lines: list[dict[str, Any]], path: Path) -> Path:

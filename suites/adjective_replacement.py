@@ -5,12 +5,14 @@ Two variants per sentence ("cheap" -> "inexpensive" / "expensive"): the synonym 
 used (``require_both``), so the synonym and antonym rows have the same number of cases.
 """
 
-from suites.harness import ALL, Decrease, Invariant, Novikova, Perturb, Suite
+from suites.harness import ALL, Corpus, Decrease, Invariant, Perturb, Suite
 
 SUITE = Suite(
     name="adjective_replacement",
     description="Adjectives of a human paraphrase replaced by a WordNet synonym and by an antonym.",
-    data=Novikova(datasets=("bagel", "sfhotel", "sfrest"), n=200, seed=0, pairing="paraphrase"),
+    data=Corpus("dialogue"),  # any shipped corpus or JSONL with --data (rome suite --list-corpora)
+    n=200,
+    seed=0,
     perturbation=Perturb("adjective", {"require_both": True}),
     variants_per_text=2,
     metrics=ALL,

@@ -3,12 +3,14 @@
 Meaning and register are kept, so the score should stay.
 """
 
-from suites.harness import ALL, Invariant, Novikova, Perturb, Suite
+from suites.harness import ALL, Corpus, Invariant, Perturb, Suite
 
 SUITE = Suite(
     name="contractions",
     description="A human paraphrase contracted or expanded (CheckList contractions).",
-    data=Novikova(datasets=("bagel", "sfhotel", "sfrest"), n=200, seed=0, pairing="paraphrase"),
+    data=Corpus("dialogue"),  # any shipped corpus or JSONL with --data (rome suite --list-corpora)
+    n=200,
+    seed=0,
     perturbation=Perturb("contractions"),
     metrics=ALL,
     checks=[Invariant(tolerance=0.05, min_pass_rate=0.8)],

@@ -17,7 +17,10 @@ from suites.harness import ALL, ChallengeSet, Prefers, Suite
 SUITE = Suite(
     name="demetr",
     description="DEMETR minimal pairs (26 shipped files): the MT must score strictly above its perturbed copy.",
-    data=ChallengeSet(n_per_category=100, seed=0),
+    data=ChallengeSet(),
+    n=None,
+    n_per_category=100,
+    seed=0,
     metrics=ALL,
     checks=[
         Prefers("controls", severity="base", min_pass_rate=0.95),

@@ -6,12 +6,14 @@ invariance test instead, declare ``Perturb("entity", {"expectation": "invariant"
 ``Invariant`` check.)
 """
 
-from suites.harness import ALL, Decrease, Novikova, Perturb, Suite
+from suites.harness import ALL, Corpus, Decrease, Perturb, Suite
 
 SUITE = Suite(
     name="entity_replacement",
     description="Entities of a human paraphrase replaced by other entities from the same dataset.",
-    data=Novikova(datasets=("bagel", "sfhotel", "sfrest"), n=200, seed=0, pairing="paraphrase"),
+    data=Corpus("dialogue"),  # any shipped corpus or JSONL with --data (rome suite --list-corpora)
+    n=200,
+    seed=0,
     perturbation=Perturb("entity"),
     metrics=ALL,
     checks=[Decrease(margin=0.02, min_pass_rate=0.8)],

@@ -3,12 +3,14 @@
 Meaning and grammar are meant to be kept, so the score should stay.
 """
 
-from suites.harness import ALL, Invariant, Novikova, Perturb, Suite
+from suites.harness import ALL, Corpus, Invariant, Perturb, Suite
 
 SUITE = Suite(
     name="text_transformation",
     description="Two words of a human paraphrase replaced by similar words (TextFooler).",
-    data=Novikova(datasets=("bagel", "sfhotel", "sfrest"), n=200, seed=0, pairing="paraphrase"),
+    data=Corpus("dialogue"),  # any shipped corpus or JSONL with --data (rome suite --list-corpora)
+    n=200,
+    seed=0,
     perturbation=Perturb("textfooler"),
     metrics=ALL,
     checks=[Invariant(tolerance=0.05, min_pass_rate=0.8)],

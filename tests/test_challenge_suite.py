@@ -48,7 +48,7 @@ def test_a_user_file_with_several_references_is_one_short_suite(tmp_path):
 
 def test_sampling_per_category_and_overall(tmp_path):
     folder = demetr_slice(tmp_path / "d", ("minor_id2_repeat4", "critical_id4_codemix"), n=30)
-    suite = Suite(name="s", data=ChallengeSet(str(folder), n_per_category=5, seed=1), metrics=["bleu"],
+    suite = Suite(name="s", data=ChallengeSet(str(folder)), n=None, n_per_category=5, seed=1, metrics=["bleu"],
                   checks=[Prefers()])
     assert len(SuiteRun(suite, cache=ScoreCache(None)).cases) == 10
     cases = SuiteRun(suite, n=4, cache=ScoreCache(None)).cases
@@ -57,7 +57,7 @@ def test_sampling_per_category_and_overall(tmp_path):
 
 def test_declaration_errors_are_one_line(tmp_path):
     with pytest.raises(InputError, match="declares no perturbation"):
-        Suite(name="x", data=Novikova(n=5), checks=[Invariant()])
+        Suite(name="x", data=Novikova(), n=5, checks=[Invariant()])
     with pytest.raises(InputError, match="gives its own cases; drop perturbation="):
         Suite(name="x", data=ChallengeSet(), perturbation=object(), checks=[Prefers()])
     with pytest.raises(InputError, match="declares no checks"):

@@ -226,7 +226,7 @@ def test_a_perturbation_source_change_rebuilds_cached_suite_cases(tmp_path, monk
 
     try:
         def run(cls):
-            suite = Suite(name="fingerprint_test", data=Novikova(n=5, seed=1), perturbation=cls(),
+            suite = Suite(name="fingerprint_test", data=Novikova(), n=5, seed=1, perturbation=cls(),
                           metrics=["bleu"], checks=[Decrease()])
             return SuiteRun(suite, cache=cache).cases
 

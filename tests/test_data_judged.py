@@ -141,15 +141,34 @@ def test_sfrest_is_split_once_by_mr_and_both_sides_are_used():
         load_rows("bagel", part="train")
 
 
-def test_the_suites_never_sample_texts_from_the_scorers_training_side():
+def test_no_corpus_pair_holds_a_text_the_scorer_trained_on():
+    """The leak is closed in the data layer, across datasets: 27 SFHOTEL references are word for word
+    SFREST references, some on the scorer's training side; no corpus may hand one to a suite."""
+    from rome.data.corpora import CORPORA, learned_texts, normalise
     from suites.harness.data import Novikova
 
-    train_refs = {ref for refs in references_by_mr("sfrest", part="train").values() for ref in refs}
-    other_refs = {ref for name in ("bagel", "sfhotel") for refs in references_by_mr(name).values() for ref in refs}
-    leaked = [p for p in Novikova(pairing=("paraphrase", "system", "self")).pairs()
-              if (p.original in train_refs or p.reference in train_refs)
-              and p.original not in other_refs and p.reference not in other_refs]
-    assert leaked == []
+    train = {normalise(ref) for refs in references_by_mr("sfrest", part="train").values() for ref in refs}
+    assert train == learned_texts() and len(train) > 500
+    sfhotel = {normalise(ref) for refs in references_by_mr("sfhotel").values() for ref in refs}
+    assert sfhotel & train, "the cross-dataset overlap this test guards against exists in the data"
+    sources = [corpus.pairs(0) for corpus in CORPORA.values()]
+    sources.append(Novikova(pairing=("paraphrase", "system", "self")).pairs(0))
+    for pairs in sources:
+        assert pairs
+        assert not [p for p in pairs if normalise(p.original) in train or normalise(p.reference) in train]
+
+
+def test_a_user_corpus_drops_scorer_training_texts_and_refuses_duplicate_ids(tmp_path):
+    from rome.data.corpora import jsonl_pairs, learned_texts
+
+    leaked = sorted(learned_texts())[0]
+    path = tmp_path / "mine.jsonl"
+    path.write_text(json.dumps({"id": "a", "reference": "The hotel is cheap.", "original": "It is cheap."}) + "\n"
+                    + json.dumps({"id": "b", "reference": leaked, "original": "Something else ."}) + "\n")
+    assert [p.source_id for p in jsonl_pairs(path, 0)] == ["a"]
+    path.write_text(path.read_text() + json.dumps({"id": "a", "reference": "x", "original": "y"}) + "\n")
+    with pytest.raises(InputError, match=":3: id 'a' already used on line 1"):
+        jsonl_pairs(path, 0)
 
 
 def test_the_sfrest_sides_are_datasets_and_say_what_they_were_used_for():

@@ -12,6 +12,7 @@ import pytest
 
 from reports import robustness
 from reports.cli import main
+from reports.robustness import load_suites, row_validity
 from reports.validity import (
     CURRENT,
     STALE,
@@ -61,7 +62,8 @@ def test_a_card_goes_stale_when_its_perturbation_is_edited(tmp_path, monkeypatch
     fingerprint = perturbation_fingerprint(copy)
     assert str(tmp_path) not in fingerprint and fingerprint != perturbation_fingerprint(type(copy)(max_repeats=5))
     cards = tmp_path / "cards"
-    write_card([card_line("intended", fingerprint)] * 9 + [card_line("broken", fingerprint)], cards / "repetition.jsonl")
+    write_card([card_line("intended", fingerprint)] * 9 + [card_line("broken", fingerprint)],
+               cards / "dialogue" / "repetition.jsonl")
     status = card_statuses("repetition", perturbation_fingerprint(copy), cards)["decrease"]
     assert status.state == CURRENT and status.n == 10 and status.rate == 0.9
     source.write_text(source.read_text() + "\n# an edit\n")
@@ -82,17 +84,34 @@ def test_cards_are_validated(tmp_path):
 
 def test_missing_cards_are_unmeasured(tmp_path):
     rows = shipped_validity(tmp_path)
-    assert rows and all(status.state == UNMEASURED and status.rate is None for _, _, status in rows)
-    names = {suite for suite, _, _ in rows}
+    assert rows and all(status.state == UNMEASURED and status.rate is None for *_, status in rows)
+    names = {suite for _, suite, _, _ in rows}
     assert {"typos_in_word", "typos_space", "text_transformation", "passive_form"} <= names
+    assert {corpus for corpus, *_ in rows} == {"dialogue", "news", "webnlg"}
 
 
-def test_every_shipped_suite_has_a_current_card_of_60():
+def test_every_shipped_suite_has_a_current_card_of_60_on_every_shipped_corpus():
     rows = shipped_validity()
-    assert len({card for _, card, _ in rows}) >= 9  # eight kinds, typos as two slips
-    for suite, card, status in rows:
-        assert status.state == CURRENT, f"{suite}: card {card} is {status.state}: re-judge it (docs/validity.md)"
+    assert len({card for _, _, card, _ in rows}) >= 9  # eight kinds, typos as two slips
+    for corpus, suite, card, status in rows:
+        assert status.state == CURRENT, (f"{suite} on {corpus}: card {card} is {status.state}: "
+                                         "judge it (docs/validity.md)")
         assert status.n >= 60
+
+
+def test_a_row_never_borrows_another_corpus_card(tmp_path):
+    """A suite run on news gets the news card or UNMEASURED, even when a dialogue card of the same
+    perturbation and fingerprint exists."""
+    cards, out = tmp_path / "cards", tmp_path / "out"
+    write_card([card_line("intended", "fp-r")] * 10, cards / "dialogue" / "repetition.jsonl")
+    _suite_output(out, "repetition", "repetition", "fp-r", {}, corpus="dialogue")
+    _suite_output(out, "repetition--news", "repetition", "fp-r", {}, corpus="news")
+    rows = [row_validity(s, "decrease", cards) for s in load_suites(out)]
+    by_corpus = {s.summary["corpus"]: status for s, status in zip(load_suites(out), rows)}
+    assert by_corpus["dialogue"].rate == 1.0 and by_corpus["news"].state == UNMEASURED
+    write_card([card_line("intended", "fp-r")] * 6 + [card_line("broken", "fp-r")] * 4, cards / "news" / "repetition.jsonl")
+    news = next(s for s in load_suites(out) if s.summary["corpus"] == "news")
+    assert row_validity(news, "decrease", cards).rate == 0.6
 
 
 def test_validity_command(tmp_path, capsys):
@@ -107,25 +126,26 @@ def test_validity_command(tmp_path, capsys):
     assert main(["validity", "--strict", "--cards", str(tmp_path)]) == 1  # no cards there: unmeasured
 
 
-def _suite_output(root: Path, name: str, kind: str, fingerprint: str, trained: dict) -> None:
+def _suite_output(root: Path, name: str, kind: str, fingerprint: str, trained: dict, corpus: str = "dialogue") -> None:
     folder = root / name
     folder.mkdir(parents=True)
     checks = {m: {"decrease": {"pass_rate": 0.5, "n": 10, "mean_delta": -0.1, "worst_delta": 0.2, "passed": False,
                                "requirement": "drops"},
                   "mft": {"pass_rate": 1.0, "n": 2, "mean_delta": 0.1, "worst_delta": 0.1, "passed": True,
                           "requirement": "fixed pairs"}} for m in ("bleu", "rome")}
-    summary = {"suite": name, "signatures": {"bleu": "b", "rome": "r"}, "data": {"n_cases": 10},
-               "perturbation": {"kind": kind}, "checks": checks,
+    summary = {"suite": name.split("--")[0], "corpus": corpus, "signatures": {"bleu": "b", "rome": "r"},
+               "data": {"n_cases": 10}, "perturbation": {"kind": kind}, "checks": checks,
                "check_expectations": {"decrease": "decrease", "mft": None},
-               "validity": {"card": kind, "fingerprint": fingerprint}, "trained_on_families": trained}
+               "validity": {"card": kind, "corpus": corpus, "fingerprint": fingerprint}, "trained_on_families": trained}
     (folder / "summary.json").write_text(json.dumps(summary))
 
 
 def test_robustness_table_shows_validity_marks_uninformative_rows_and_trained_families(tmp_path):
     cards, out = tmp_path / "cards", tmp_path / "out"
-    write_card([card_line("intended", "fp-r")] * 7 + [card_line("broken", "fp-r")] * 3, cards / "repetition.jsonl")
+    write_card([card_line("intended", "fp-r")] * 7 + [card_line("broken", "fp-r")] * 3,
+               cards / "dialogue" / "repetition.jsonl")
     write_card([{**card_line("intended", "fp-e"), "card": "entity"}] * 19 + [{**card_line("broken", "fp-e"),
-               "card": "entity"}], cards / "entity.jsonl")
+               "card": "entity"}], cards / "dialogue" / "entity.jsonl")
     _suite_output(out, "repetition", "repetition", "fp-r", {"rome": ["repetition", "entity"]})
     _suite_output(out, "entity_replacement", "entity", "fp-old", {"rome": ["repetition"]})
     _suite_output(out, "typos_space", "typos_space", "fp-t", {"rome": []})

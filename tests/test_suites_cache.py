@@ -65,7 +65,7 @@ def counting_metrics():
 
 
 def make_suite(n: int, metric: str = "bleu_counting") -> Suite:
-    return Suite(name="cache_test", data=Novikova(n=n, seed=3), perturbation=CountingSwap(),
+    return Suite(name="cache_test", data=Novikova(), n=n, seed=3, perturbation=CountingSwap(),
                  metrics=[metric], checks=[Invariant(tolerance=0.05)])
 
 
@@ -121,6 +121,6 @@ def test_cases_are_deterministic_for_a_seed():
     a = SuiteRun(make_suite(15), cache=ScoreCache(None)).cases
     b = SuiteRun(make_suite(15), cache=ScoreCache(None)).cases
     assert a == b and len(a) == 15
-    other = Suite(name="cache_test", data=Novikova(n=15, seed=4), perturbation=CountingSwap(),
+    other = Suite(name="cache_test", data=Novikova(), n=15, seed=4, perturbation=CountingSwap(),
                   metrics=["bleu"], checks=[Invariant()])
     assert SuiteRun(other, cache=ScoreCache(None)).cases != a

@@ -95,7 +95,7 @@ def test_bleu_fails_the_papers_passive_examples_and_chrf_passes():
 
 def test_bleu_fails_invariance_on_real_reordered_sentences():
     """Real Novikova references, reordered: BLEU moves more than 5 points on many of them."""
-    suite = Suite(name="reorder", data=Novikova(n=40, seed=1), perturbation=MoveFirstClauseToEnd(),
+    suite = Suite(name="reorder", data=Novikova(), n=40, seed=1, perturbation=MoveFirstClauseToEnd(),
                   metrics=["bleu", "chrf"], checks=[Invariant(tolerance=0.05, min_pass_rate=0.9)])
     run = SuiteRun(suite, cache=ScoreCache(None))
     bleu = run.result("bleu", "invariant")

@@ -33,7 +33,7 @@ SUITE_FILE = textwrap.dedent('''
 
     SUITE = Suite(
         name="swap_last",
-        data=Novikova(datasets=("bagel",), n=12, seed=0),
+        data=Novikova(datasets=("bagel",)), n=12, seed=0,
         perturbation=SwapLastTwo(),
         metrics=["bleu", "chrf"],
         checks=[
@@ -138,7 +138,7 @@ def test_shipped_suites_are_listed_and_load():
     assert expected <= set(names)
     for name in expected:
         suite = load_suite(name)
-        assert suite.name == name and suite.checks and suite.data.n == 200
+        assert suite.name == name and suite.checks and (suite.n == 200 or suite.direct_cases)
 
 
 def test_user_jsonl_pairs_are_a_data_source(tmp_path):
@@ -156,7 +156,7 @@ def test_user_jsonl_pairs_are_a_data_source(tmp_path):
     path = tmp_path / "pairs.jsonl"
     path.write_text('{"id": "a", "reference": "The cafe is cheap .", "original": "A cheap cafe ."}\n'
                     '{"id": "b", "reference": "It is near X .", "original": "It is close to X ."}\n')
-    suite = Suite(name="mine", data=JsonlPairs(str(path)), perturbation=Upper(), metrics=["chrf"],
+    suite = Suite(name="mine", data=JsonlPairs(str(path)), n=None, perturbation=Upper(), metrics=["chrf"],
                   checks=[Invariant()])
     run = SuiteRun(suite, cache=ScoreCache(None))
     assert sorted(c.case_id for c in run.cases) == ["a-0", "b-0"]

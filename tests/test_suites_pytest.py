@@ -37,7 +37,7 @@ SUITE = textwrap.dedent('''
 
     SUITE = Suite(
         name="reversed",
-        data=Novikova(n=100, seed=0),
+        data=Novikova(), n=100, seed=0,
         perturbation=Reverse(),
         metrics=["bleu", "chrf", "meteor"],
         checks=[

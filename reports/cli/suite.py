@@ -1,7 +1,9 @@
-"""``rome suite NAME``: run a robustness suite outside pytest and print its summary.
+"""``rome suite NAME [--data CORPUS|FILE] [--seed S] [--n N]``: run a suite outside pytest, print its summary.
 
-Same engine, cache and outputs as ``pytest suites/NAME.py``; the exit code is 1 when a
-check fails (as pytest's), so it can gate a CI job.
+Same run (:func:`suites.harness.runner.open_run`), cache and outputs as ``pytest suites/NAME.py``;
+the exit code is 1 when a check fails (as pytest's), so it can gate a CI job. ``--data`` runs the
+suite on a shipped corpus (``rome suite --list-corpora``) or the user's JSONL of
+``{"id", "reference", "original"}`` lines instead of its declared texts.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from rome.core.errors import InputError, ResourceMissingError
+from rome.core.errors import InputError
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -18,41 +20,49 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("name", nargs="?", help="suite name (e.g. passive_form) or path to a suite file")
     p.add_argument("--metric", action="append", default=None,
                    help="metric name, repeatable; 'all' for every metric (default: the suite's metrics)")
+    p.add_argument("--data", default=None, metavar="CORPUS|FILE",
+                   help="texts to run on: a shipped corpus (--list-corpora) or a JSONL of "
+                        '{"id", "reference", "original"} lines (default: the suite\'s own)')
     p.add_argument("--n", type=int, default=None, help="number of cases (default: the suite's sample size)")
+    p.add_argument("--seed", type=int, default=None, help="seed of the sample and the perturbations (default: the suite's)")
     p.add_argument("--out", type=Path, default=None,
                    help="output folder (default: ROME_OUT/<suite> or ./rome-out/<suite>)")
     p.add_argument("--no-cache", action="store_true", help="do not read or write the on-disk score cache")
     p.add_argument("--list", action="store_true", help="list the shipped suites and exit")
+    p.add_argument("--list-corpora", action="store_true", help="list the shipped corpora and exit")
     p.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from suites.harness.spec import available_suites, load_suite
+    from suites.harness.spec import available_suites
 
     if args.list:
         print("\n".join(available_suites()))
         return 0
+    if args.list_corpora:
+        from rome.data.corpora import CORPORA
+
+        for corpus in CORPORA.values():
+            print(f"{corpus.name}\t{corpus.domain}\t{corpus.source}")
+        return 0
     if not args.name:
         raise InputError(f"give a suite name; available: {', '.join(available_suites())}")
-    if args.n is not None and args.n < 1:
-        raise InputError("--n must be at least 1")
-    from rome.core.cache import ScoreCache, default_cache_path
+    for option in ("n",):
+        if getattr(args, option) is not None and getattr(args, option) < 1:
+            raise InputError(f"--{option} must be at least 1")
     from suites.harness.outputs import summary, summary_markdown, write_outputs
-    from suites.harness.runner import SuiteRun
+    from suites.harness.runner import open_run, score_metric
 
-    suite = load_suite(args.name)
-    cache = ScoreCache(None if args.no_cache else default_cache_path())
-    suite_run = SuiteRun(suite, n=args.n, metrics=args.metric, cache=cache)
+    suite_run = open_run(args.name, data=args.data, n=args.n, seed=args.seed, metrics=args.metric,
+                         no_cache=args.no_cache)
+    only = len(suite_run.metric_names) == 1  # one metric asked for: missing is an error, not a left-out column
     for metric in suite_run.metric_names:
         print(f"scoring {metric} ...", file=sys.stderr)
-        try:
-            for check in suite.checks:
+        if only:
+            for check in suite_run.suite.checks:
                 suite_run.result(metric, check.name)
-        except ResourceMissingError as exc:  # e.g. RoMe before its weights are trained: left out, said so
-            if len(suite_run.metric_names) == 1:
-                raise
-            suite_run.unavailable[metric] = str(exc)
-            print(f"left out {metric}: {exc}", file=sys.stderr)
+        elif why := score_metric(suite_run, metric):
+            print(f"left out {metric}: {why}", file=sys.stderr)
     out = write_outputs(suite_run, args.out)
     data = summary(suite_run)
     print(summary_markdown(data), end="")

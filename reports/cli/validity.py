@@ -1,10 +1,11 @@
-"""``rome validity``: how valid each shipped perturbation is, from its judged card.
+"""``rome validity``: how valid each shipped perturbation is on each corpus, from its judged cards.
 
-Prints, per suite and expectation, the share of a card's variants a careful reader judged to do
-what the expectation says, with a Wilson 95 % interval and n, and whether the card is current
+Prints, per corpus, suite and expectation, the share of a card's variants a careful reader judged to
+do what the expectation says, with a Wilson 95 % interval and n, and whether the card is current
 (judged under the code's perturbation fingerprint), STALE (the perturbation changed since: judge a
-fresh sample) or UNMEASURED (no card). ``rome validity --draw SUITE`` writes an unlabelled card to
-judge (no metric runs). See docs/validity.md for the rubric.
+fresh sample) or UNMEASURED (no card for that corpus). ``rome validity --draw SUITE [--data CORPUS|FILE]``
+writes an unlabelled card to judge (no metric runs); ``rome annotate --validity CARD`` judges it in
+the browser. See docs/validity.md for the rubric.
 """
 
 from __future__ import annotations
@@ -21,9 +22,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--cards", type=Path, default=None, help="card folder (default: perturbations/cards)")
     p.add_argument("--draw", metavar="SUITE", default=None,
                    help="write an unlabelled card for SUITE's perturbation instead (to judge by hand)")
+    p.add_argument("--data", action="append", default=None, metavar="CORPUS|FILE",
+                   help="corpus to report or draw from: a shipped corpus or a JSONL of {id, reference, original} "
+                        "lines; repeatable (default: every shipped corpus; --draw: the suite's own)")
     p.add_argument("--n", type=int, default=60, help="variants to draw (default 60)")
     p.add_argument("--seed", type=int, default=2026, help="seed of the drawn sample (default 2026)")
-    p.add_argument("--out", type=Path, default=None, help="where --draw writes (default: <cards>/<card>.todo.jsonl)")
+    p.add_argument("--out", type=Path, default=None,
+                   help="where --draw writes (default: <cards>/<corpus>/<card>.todo.jsonl)")
     p.add_argument("--strict", action="store_true", help="exit 1 when a card is stale or missing")
     p.set_defaults(handler=run)
 
@@ -31,6 +36,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from reports.validity import (
         CURRENT,
+        card_path,
         default_cards_dir,
         draw_card,
         shipped_validity,
@@ -44,16 +50,20 @@ def run(args: argparse.Namespace) -> int:
 
         if args.n < 1:
             raise InputError("--n must be at least 1")
-        lines = draw_card(load_suite(args.draw), args.n, args.seed)
+        if args.data and len(args.data) > 1:
+            raise InputError("--draw takes one --data")
+        suite = load_suite(args.draw).configured(data=args.data[0] if args.data else None)
+        lines = draw_card(suite, args.n, args.seed)
         if not lines:
             raise InputError(f"suite {args.draw!r}: the perturbation changed none of the texts tried")
-        out = write_card(lines, args.out or cards / f"{lines[0]['card']}.todo.jsonl")
+        out = write_card(lines, args.out or card_path(lines[0]["card"], suite.corpus, cards).with_suffix(".todo.jsonl"))
         print(f"wrote {len(lines)} unlabelled variants to {out}; label each line (docs/validity.md)", file=sys.stderr)
         return 0
     if args.cards is not None and not args.cards.is_dir():
         raise InputError(f"{args.cards}: no such card folder")
-    rows = shipped_validity(cards)
+    rows = shipped_validity(cards, data=args.data)
     print(validity_markdown(rows), end="")
-    if args.strict and any(status.state != CURRENT for _, _, status in rows):
+    if args.strict and any(status.state != CURRENT for *_, status in rows):
         return 1
     return 0
+

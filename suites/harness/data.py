@@ -1,58 +1,69 @@
-"""Where a suite's texts come from: (reference, original) pairs, sampled with a seed.
+"""Where a suite's texts come from: a corpus of (reference, original) pairs, or a challenge set.
 
 The paper's robustness setup compares score(reference, perturbed hypothesis) with
-score(reference, original hypothesis). Here the *original* is by default another human
-reference of the same meaning representation (a paraphrase written by a different person),
-so the original is a fluent, correct output that does not trivially match the reference
-(no 100-BLEU ceiling) and the perturbation is the only thing that changes between the two
-scores. ``pairing="self"`` uses the reference itself as the original (the paper's Figure 3
-set-up, score(ref, passive(ref))) and ``pairing="system"`` uses the rated system output.
+score(reference, original hypothesis). A **corpus** (:mod:`rome.data.corpora`: ``dialogue``,
+``news``, ``webnlg`` or the user's JSONL) gives the (reference, original) pairs a perturbation
+turns into cases; a **challenge set** gives finished minimal pairs (reference, good, bad) and needs
+no perturbation. These are the two kinds of case source. A source only says *which* texts: the
+suite owns the sample (``Suite.n``, ``Suite.seed``, ``Suite.n_per_category``), so ``--data``
+swaps the texts of any suite without touching its sample or checks.
 """
 
 from __future__ import annotations
 
-import random
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Any
 
 from rome.core.errors import InputError
-from rome.core.jsonl import read_jsonl
-from rome.data.novikova import NOVIKOVA_DATASETS, load_rows
+from rome.data.corpora import (
+    CORPORA,
+    TextPair,
+    corpus,
+    data_fingerprint,
+    dialogue_pairs,
+    jsonl_pairs,
+)
+from rome.data.novikova import NOVIKOVA_DATASETS, novikova_path
 
-Pairing = Literal["paraphrase", "self", "system"]
+#: one (reference, original) candidate; the data layer's :class:`~rome.data.corpora.TextPair`
+SourcePair = TextPair
 
 
 @dataclass(frozen=True)
-class SourcePair:
-    """One candidate for a case: the reference and the original hypothesis to perturb."""
+class Corpus:
+    """A shipped corpus by name (``rome suite --list-corpora``)."""
 
-    source_id: str
-    reference: str
-    original: str
+    name: str
+
+    def __post_init__(self) -> None:
+        corpus(self.name)  # unknown names fail when the suite is declared
+
+    @property
+    def corpus_name(self) -> str:
+        return self.name
+
+    def pairs(self, seed: int) -> list[TextPair]:
+        return corpus(self.name).pairs(seed)
+
+    def fingerprint(self) -> str:
+        return data_fingerprint(corpus(self.name).files())
+
+    def describe(self) -> dict[str, Any]:
+        return {"source": "corpus", "corpus": self.name, "domain": corpus(self.name).domain}
 
 
 @dataclass(frozen=True)
 class Novikova:
-    """Human references of the Novikova et al. (2017) data as (reference, original) pairs.
-
-    With ``pairing="paraphrase"`` every human reference of an MR with at least two is a
-    candidate original, paired with another reference of the same MR picked with ``seed``;
-    candidates are shuffled with ``seed`` and the runner walks them until ``n`` cases exist
-    (texts the perturbation cannot change are skipped, so ``n`` counts cases). Using every
-    reference, not one per MR, matters for selective perturbations: the passive applies to
-    about one reference in twenty. SFREST contributes only the MRs of the data layer's
-    ``heldout`` side (:func:`rome.data.novikova.sfrest_part`): the other side trains RoMe's scorer.
-    """
+    """The dialogue corpus with a chosen subset and pairing (``paraphrase``: a human reference against
+    another of the same MR; ``self``: against itself, the paper's Figure 3; ``system``: a system output
+    against a reference; several pool their candidates). SFREST contributes only its held-out side."""
 
     datasets: tuple[str, ...] = NOVIKOVA_DATASETS
-    n: int = 200
-    seed: int = 0
-    #: one pairing, or several whose candidates are pooled (e.g. ``("paraphrase", "system")``)
-    pairing: Pairing | tuple[Pairing, ...] = "paraphrase"
+    pairing: str | tuple[str, ...] = "paraphrase"
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "datasets", tuple(self.datasets))
         for pairing in self.pairings:
             if pairing not in ("paraphrase", "self", "system"):
                 raise InputError(f"unknown pairing {pairing!r}; choose paraphrase, self or system")
@@ -61,92 +72,54 @@ class Novikova:
     def pairings(self) -> tuple[str, ...]:
         return (self.pairing,) if isinstance(self.pairing, str) else tuple(self.pairing)
 
-    def pairs(self) -> Iterator[SourcePair]:
-        rng = random.Random(self.seed)
-        groups = self._groups()
-        candidates: list[SourcePair] = []
-        for pairing in self.pairings:
-            for group in groups:
-                candidates += self._candidates(pairing, *group, rng)
-        rng.shuffle(candidates)
-        yield from candidates
+    @property
+    def corpus_name(self) -> str:
+        return "dialogue"
 
-    def _groups(self) -> list[tuple[str, list[str], list[tuple[str, str]]]]:
-        """(first row id, references, [(row id, system output)]) per distinct MR, in file order."""
-        groups: dict[tuple[str, str], tuple[str, list[str], list[tuple[str, str]]]] = {}
-        for dataset in self.datasets:
-            # SFREST: only the held-out side of the data layer's split; the other side trains RoMe's scorer
-            for row in load_rows(dataset, part="heldout" if dataset == "sfrest" else None):
-                key = (dataset, row["mr"])
-                if key not in groups:
-                    refs = [r for r in dict.fromkeys(row["references"]) if r.strip()]
-                    groups[key] = (row["id"], refs, [])
-                groups[key][2].append((row["id"], row["hypothesis"]))
-        return list(groups.values())
+    def pairs(self, seed: int) -> list[TextPair]:
+        return dialogue_pairs(seed, self.datasets, self.pairings)
 
-    @staticmethod
-    def _candidates(
-        pairing: str, source_id: str, refs: list[str], outputs: list[tuple[str, str]], rng: random.Random
-    ) -> list[SourcePair]:
-        if not refs:
-            return []
-        if pairing == "system":
-            return [SourcePair(row_id, rng.choice(refs), text) for row_id, text in outputs if text.strip()]
-        if pairing == "self":
-            return [SourcePair(f"{source_id}-r{j}", ref, ref) for j, ref in enumerate(refs)]
-        if len(refs) < 2:
-            return []
-        return [SourcePair(f"{source_id}-r{j}", rng.choice(refs[:j] + refs[j + 1 :]), original)
-                for j, original in enumerate(refs)]
+    def fingerprint(self) -> str:
+        return data_fingerprint(Path(novikova_path(d)) for d in self.datasets)
 
-    def describe(self) -> dict:
-        return {"source": "novikova2017", "datasets": list(self.datasets), "n": self.n,
-                "seed": self.seed, "pairing": "+".join(self.pairings),
-                **({"sfrest": "heldout MRs"} if "sfrest" in self.datasets else {})}
+    def describe(self) -> dict[str, Any]:
+        return {"source": "novikova2017", "corpus": "dialogue", "datasets": list(self.datasets),
+                "pairing": "+".join(self.pairings), **({"sfrest": "heldout MRs"} if "sfrest" in self.datasets else {})}
 
 
 @dataclass(frozen=True)
 class JsonlPairs:
-    """A user's JSONL file: one ``{"id"?, "reference", "original"}`` object per line.
-
-    ``n`` and ``seed`` sample the lines the same way as :class:`Novikova` (``n=None``: all).
-    """
+    """A user's JSONL file, one ``{"id"?, "reference", "original"}`` object per line (ids unique)."""
 
     path: str
-    n: int | None = None
-    seed: int = 0
 
-    def pairs(self) -> Iterator[SourcePair]:
-        rows = []
-        for number, obj in read_jsonl(Path(self.path)):
-            where = f"{self.path}:{number}"
-            for key in ("reference", "original"):
-                if not isinstance(obj.get(key), str) or not obj[key].strip():
-                    raise InputError(f"{where}: {key!r} must be a non-empty string")
-            rows.append(SourcePair(str(obj.get("id", number)), obj["reference"], obj["original"]))
-        random.Random(self.seed).shuffle(rows)
-        yield from rows
+    @property
+    def corpus_name(self) -> str:
+        return Path(self.path).stem
 
-    def describe(self) -> dict:
-        return {"source": "jsonl", "path": str(self.path), "n": self.n, "seed": self.seed}
+    def pairs(self, seed: int) -> list[TextPair]:
+        return jsonl_pairs(self.path, seed)
+
+    def fingerprint(self) -> str:
+        path = Path(self.path)
+        if not path.is_file():
+            raise InputError(f"{self.path}: no such file" + (" (a directory)" if path.is_dir() else ""))
+        return data_fingerprint([path])
+
+    def describe(self) -> dict[str, Any]:
+        return {"source": "jsonl", "corpus": self.corpus_name, "path": str(Path(self.path).resolve())}
 
 
 @dataclass(frozen=True)
 class ChallengeSet:
-    """Minimal pairs from challenge files (DEMETR JSON or the generic JSONL; see :mod:`rome.data.challenge`).
+    """Minimal pairs from challenge files (DEMETR JSON or the generic JSONL; :mod:`rome.data.challenge`).
 
-    Its cases come straight from the data, with no perturbation: the original is the good
-    hypothesis, the variant the bad one, the kind the item's category, the expectation
-    ``decrease``. ``paths`` are files or directories (default: the shipped DEMETR files);
-    ``n_per_category`` keeps that many items per category, picked with ``seed``
-    (:func:`rome.data.challenge.sample_per_category`); ``categories`` keeps only those;
-    ``n`` caps the total (``None``: all).
+    Its cases come straight from the data: the original is the good hypothesis, the variant the bad
+    one, the kind the item's category, the expectation ``decrease``. ``paths`` are files or folders
+    (default: the shipped DEMETR files); ``categories`` keeps only those.
     """
 
     paths: tuple[str, ...] | str = ()
-    n_per_category: int | None = None
-    n: int | None = None
-    seed: int = 0
     categories: tuple[str, ...] | None = None
     #: a suite over this source needs no perturbation (the runner takes the cases from :meth:`load`)
     direct_cases = True
@@ -155,10 +128,12 @@ class ChallengeSet:
         object.__setattr__(self, "paths", (self.paths,) if isinstance(self.paths, str) else tuple(self.paths))
         if self.categories is not None:
             object.__setattr__(self, "categories", tuple(self.categories))
-        if self.n_per_category is not None and self.n_per_category < 1:
-            raise InputError("ChallengeSet: n_per_category must be at least 1")
 
-    def load(self):
+    @property
+    def corpus_name(self) -> str:
+        return "demetr" if not self.paths else Path(self.paths[0]).stem
+
+    def load(self, seed: int = 0, n_per_category: int | None = None):
         """(the :class:`~rome.data.challenge.ChallengeData` read, its items after the selection)."""
         from rome.data.challenge import demetr_dir, load_challenge, sample_per_category
 
@@ -170,17 +145,38 @@ class ChallengeSet:
                 raise InputError(f"ChallengeSet: no items of categor{'y' if len(unknown) == 1 else 'ies'} "
                                  f"{', '.join(unknown)}")
             items = [i for i in items if i.category in self.categories]
-        return data, sample_per_category(items, self.n_per_category, self.seed)
+        return data, sample_per_category(items, n_per_category, seed)
 
-    def pairs(self) -> Iterator[SourcePair]:
-        """(reference, good) pairs, for code that walks any data source; suites use :meth:`load`."""
-        for item in self.load()[1]:
-            yield SourcePair(item.id, item.reference[0], item.good)
+    def fingerprint(self) -> str:
+        from rome.data.challenge import demetr_dir, expand_paths
 
-    def describe(self) -> dict:
-        return {"source": "challenge", "paths": list(self.paths) or ["<shipped DEMETR>"],
-                "n_per_category": self.n_per_category, "n": self.n, "seed": self.seed,
+        files, _ = expand_paths(self.paths or (demetr_dir(),))
+        return data_fingerprint(files)
+
+    def pairs(self, seed: int) -> list[TextPair]:
+        """(reference, good) pairs, for code that walks any source; suites use :meth:`load`."""
+        return [TextPair(item.id, item.reference[0], item.good) for item in self.load(seed)[1]]
+
+    def describe(self) -> dict[str, Any]:
+        return {"source": "challenge", "corpus": self.corpus_name, "paths": list(self.paths) or ["<shipped DEMETR>"],
                 **({"categories": list(self.categories)} if self.categories is not None else {})}
 
 
-DataSource = Novikova | JsonlPairs | ChallengeSet
+DataSource = Corpus | Novikova | JsonlPairs | ChallengeSet
+
+
+def resolve_data(spec: str | DataSource, challenge: bool = False) -> DataSource:
+    """``--data``: a shipped corpus name, or a file (a corpus JSONL; challenge files for a challenge suite)."""
+    if not isinstance(spec, str):
+        return spec
+    if spec in CORPORA and not challenge:
+        return Corpus(spec)
+    path = Path(spec)
+    if not path.exists():
+        shipped = ", ".join(CORPORA)
+        raise InputError(f"--data {spec!r}: neither a shipped corpus ({shipped}) nor an existing file")
+    if challenge:
+        return ChallengeSet(str(path))
+    if path.is_dir():
+        raise InputError(f"--data {spec}: a directory; give a JSONL file of {{\"reference\", \"original\"}} lines")
+    return JsonlPairs(str(path))

@@ -1,5 +1,8 @@
 """Write a run's outputs to ``rome-out/<suite>/`` in the working directory (``ROME_OUT`` overrides the base).
 
+A suite run on other texts than its declared ones (``--data news``) writes to ``rome-out/<suite>--<corpus>/``,
+so the runs of one suite on several corpora sit side by side for ``rome report robustness``.
+
 Files (the reports layer reads them):
 
 - ``cases.jsonl``: one line per case: ``case_id, suite, kind, expectation, reference,
@@ -10,8 +13,9 @@ Files (the reports layer reads them):
   ``<metric>.<check>``).
 - ``summary.json``: ``suite, signatures: {metric: str}, data: {...}, perturbation: {...},
   checks: {metric: {check: {pass_rate, n, mean_delta, worst_delta, passed, requirement}}},
-  check_expectations: {check: expectation}, validity: {card, fingerprint}`` (the validity card
-  judging this perturbation and the fingerprint the cases were built under) and
+  check_expectations: {check: expectation}, corpus, sample: {n, seed}, coverage: {...}
+  (:func:`suites.harness.runner.coverage`), validity: {card, corpus, fingerprint}`` (the validity card
+  judging this perturbation on this corpus and the fingerprint the cases were built under) and
   ``trained_on_families: {metric: [kind, ...]}`` for learned metrics that say what damage they
   were trained on.
   ``mean_delta`` is the mean of variant - original over the check's cases, ``worst_delta``
@@ -31,12 +35,16 @@ from pathlib import Path
 from typing import Any
 
 from rome.core.paths import output_dir
-from suites.harness.runner import SuiteRun
-from suites.harness.spec import perturbation_fingerprint
+from suites.harness.runner import SuiteRun, coverage
+from suites.harness.spec import Suite, perturbation_fingerprint
 
 
-def reports_out_dir(suite: str) -> Path:
-    return output_dir(suite)
+def reports_out_dir(suite: str | Suite) -> Path:
+    """``rome-out/<suite>``, or ``rome-out/<suite>--<corpus>`` for a suite run on other texts than its own."""
+    if isinstance(suite, str):
+        return output_dir(suite)
+    own = suite.home_corpus is None or suite.corpus == suite.home_corpus
+    return output_dir(suite.name if own else f"{suite.name}--{suite.corpus}")
 
 
 def case_rows(run: SuiteRun) -> list[dict[str, Any]]:
@@ -63,7 +71,11 @@ def summary(run: SuiteRun) -> dict[str, Any]:
         "description": run.suite.description,
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "signatures": {m: run.signature(m) for m in metrics},
+        "corpus": run.suite.corpus,
+        "sample": {"n": run.suite.n, "seed": run.suite.seed,
+                   **({"n_per_category": run.suite.n_per_category} if run.suite.n_per_category else {})},
         "data": {**run.suite.data.describe(), **(run.build_stats.as_dict() if run.build_stats else {})},
+        "coverage": coverage(run.cases, run.build_stats),
         "perturbation": run.build_perturbation_description(),
         "checks": {m: {c.name: run.result(m, c.name).summary() for c in run.suite.checks} for m in metrics},
         "check_expectations": {c.name: getattr(c, "expectation", None) for c in run.suite.checks},
@@ -79,8 +91,9 @@ def summary(run: SuiteRun) -> dict[str, Any]:
 def _validity_record(run: SuiteRun) -> dict[str, Any]:
     """The card judging the suite's perturbation; a published minimal-pair set has none of ours."""
     if run.suite.direct_cases:
-        return {"card": None, "published": True}
-    return {"card": run.perturbation.card_name(), "fingerprint": perturbation_fingerprint(run.perturbation)}
+        return {"card": None, "published": True, "corpus": run.suite.corpus}
+    return {"card": run.perturbation.card_name(), "corpus": run.suite.corpus,
+            "fingerprint": perturbation_fingerprint(run.perturbation)}
 
 
 def trained_on_families(run: SuiteRun, metrics: list[str]) -> dict[str, list[str]]:
@@ -107,9 +120,16 @@ def summary_markdown(data: dict[str, Any]) -> str:
     if data.get("description"):
         lines += [data["description"], ""]
     d = data["data"]
-    lines += [f"Cases: {d.get('n_cases', '?')} (requested {d.get('n_requested', '?')}), data: "
-              f"{json.dumps({k: d[k] for k in d if k in ('source', 'datasets', 'path', 'seed', 'pairing')})}, "
+    sample = data.get("sample") or {}
+    lines += [f"Corpus: `{data.get('corpus', '?')}`. Cases: {d.get('n_cases', '?')} (requested "
+              f"{d.get('n_requested', '?')}, seed {sample.get('seed', '?')}), data: "
+              f"{json.dumps({k: d[k] for k in d if k in ('source', 'corpus', 'datasets', 'path', 'pairing')})}, "
               f"perturbation: `{json.dumps(data.get('perturbation', {}))}`", ""]
+    cov = data.get("coverage") or {}
+    if cov.get("texts_tried"):
+        lines += [f"Coverage: changed {cov['texts_changed']} of {cov['texts_tried']} texts tried "
+                  f"({cov['changed_share']:.1%}); {cov['distinct_edits']} distinct edits in {cov['cases']} cases, "
+                  f"the most frequent in {cov['top_edit_share']:.1%} (`{cov['top_edit'][:80]}`).", ""]
     lines += ["| metric | check | passed | pass rate | n | mean change | worst change | requirement |",
               "|---|---|---|---|---|---|---|---|"]
     for metric, checks in data["checks"].items():
@@ -129,7 +149,7 @@ def summary_markdown(data: dict[str, Any]) -> str:
 
 def write_outputs(run: SuiteRun, out_dir: str | Path | None = None) -> Path:
     """Write the four files; returns the directory."""
-    out = Path(out_dir) if out_dir is not None else reports_out_dir(run.suite.name)
+    out = Path(out_dir) if out_dir is not None else reports_out_dir(run.suite)
     out.mkdir(parents=True, exist_ok=True)
     rows = case_rows(run)
     with (out / "cases.jsonl").open("w", encoding="utf-8") as handle:

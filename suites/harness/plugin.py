@@ -24,8 +24,13 @@ _WRITTEN = pytest.StashKey[list]()
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("rome suites")
+    group.addoption("--suite-data", default=None, metavar="CORPUS|FILE",
+                    help="run the suites on a shipped corpus (dialogue, news, webnlg) or a JSONL of "
+                         "{id, reference, original} lines instead of their declared texts")
     group.addoption("--suite-n", type=int, default=None, metavar="N",
                     help="cases per suite (default: the suite's declared sample size)")
+    group.addoption("--suite-seed", type=int, default=None, metavar="S",
+                    help="seed of the sample and the perturbations (default: the suite's)")
     group.addoption("--suite-no-cache", action="store_true",
                     help="keep scores in memory only (default: the score cache, "
                          "$ROME_CACHE_DIR/scores.sqlite or ~/.cache/rome-harness/scores.sqlite)")
@@ -67,12 +72,14 @@ class SuiteItem(pytest.Item):
         self.suite, self.metric, self.check = suite, metric, check
 
     def runtest(self) -> None:
-        from suites.harness.runner import failure_message
+        from suites.harness.runner import extras_required, failure_message
 
         run = _run_for(self.config, self.suite)
         try:
             result = run.result(self.metric, self.check)
         except ResourceMissingError as exc:  # a model, weights or optional package missing: not a verdict
+            if extras_required():  # the install promised every metric (tox): a missing one fails the run
+                raise
             run.unavailable[self.metric] = str(exc)
             pytest.skip(f"{self.metric}: {exc}")
         self.user_properties.append(("pass_rate", result.pass_rate))
@@ -92,7 +99,7 @@ class SuiteItem(pytest.Item):
 
 def _run_for(config: pytest.Config, suite):
     from rome.core.cache import ScoreCache, default_cache_path
-    from suites.harness.runner import SuiteRun
+    from suites.harness.runner import open_run
 
     runs = config.stash.setdefault(_RUNS, {})
     if suite.name not in runs:
@@ -101,7 +108,8 @@ def _run_for(config: pytest.Config, suite):
         n = config.getoption("suite_n")
         if n is not None and n < 1:
             raise InputError("--suite-n must be at least 1")
-        runs[suite.name] = SuiteRun(suite, n=n, cache=runs["__cache__"])
+        runs[suite.name] = open_run(suite, data=config.getoption("suite_data"), n=n,
+                                    seed=config.getoption("suite_seed"), cache=runs["__cache__"])
     return runs[suite.name]
 
 
@@ -114,7 +122,7 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     for name, run in runs.items():
         if name == "__cache__" or not run.scored_metrics():
             continue
-        out = Path(base) / name if base else reports_out_dir(name)
+        out = Path(base) / reports_out_dir(run.suite).name if base else reports_out_dir(run.suite)
         written.append(write_outputs(run, out))
 
 

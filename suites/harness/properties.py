@@ -22,7 +22,7 @@ from perturbations.base import Perturbation
 from perturbations.strategies import seeds, shipped_sentences
 from rome.core.contract import Metric
 from suites.harness.checks import CaseCheck, CaseScores, Decrease, Invariant, MetricInfo
-from suites.harness.data import NOVIKOVA_DATASETS, Novikova, SourcePair
+from suites.harness.data import NOVIKOVA_DATASETS, Corpus, Novikova, SourcePair
 from suites.harness.spec import Perturb
 
 __all__ = ["assert_check", "assert_decrease", "assert_invariant", "perturbations", "reference_pairs",
@@ -30,15 +30,17 @@ __all__ = ["assert_check", "assert_decrease", "assert_invariant", "perturbations
 
 
 @functools.lru_cache(maxsize=8)
-def _pairs(datasets: tuple[str, ...], pairing: str) -> tuple[SourcePair, ...]:
-    return tuple(Novikova(datasets=datasets, n=10**9, seed=0, pairing=pairing).pairs())
+def _pairs(datasets: tuple[str, ...], pairing: str, corpus: str | None) -> tuple[SourcePair, ...]:
+    source = Corpus(corpus) if corpus else Novikova(datasets=datasets, pairing=pairing)
+    return tuple(source.pairs(0))
 
 
 def reference_pairs(
-    datasets: tuple[str, ...] = NOVIKOVA_DATASETS, pairing: str = "paraphrase"
+    datasets: tuple[str, ...] = NOVIKOVA_DATASETS, pairing: str = "paraphrase", corpus: str | None = None
 ) -> st.SearchStrategy[SourcePair]:
-    """(reference, original) pairs from the Novikova et al. data, as the suites build them."""
-    return st.sampled_from(_pairs(tuple(datasets), pairing))
+    """(reference, original) pairs as the suites build them: from the Novikova et al. data, or from a
+    shipped corpus by name (``corpus="news"``)."""
+    return st.sampled_from(_pairs(tuple(datasets), pairing, corpus))
 
 
 def sentences(datasets: tuple[str, ...] = NOVIKOVA_DATASETS) -> st.SearchStrategy[str]:

@@ -50,13 +50,36 @@ class BuildStats:
     requested: int
     built: int = 0
     texts_tried: int = 0
+    #: texts the perturbation changed (a text may give several cases)
+    texts_changed: int = 0
     skipped: Counter = field(default_factory=Counter)
     from_cache: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         requested = None if self.requested >= UNLIMITED else self.requested
         return {"n_requested": requested, "n_cases": self.built, "texts_tried": self.texts_tried,
+                "texts_changed": self.texts_changed,
                 "skip_reasons": dict(self.skipped.most_common(8)), "cases_from_cache": self.from_cache}
+
+
+def edit_key(case: Case) -> str:
+    """What a case changed, as one string (``old -> new`` per edit): two cases with the same key made the
+    same edit, whatever text it was made in."""
+    return " | ".join(f"{e['old']} -> {e['new']}" for e in case.edits) or f"{case.original} -> {case.variant}"
+
+
+def coverage(cases: Sequence[Case], stats: BuildStats | None) -> dict[str, Any]:
+    """How much of the corpus a perturbation reached and how varied its edits are: the share of texts
+    tried that it changed, the number of distinct edits, and the share of cases holding the most
+    frequent one (a row of 200 cases that all swap *cheap* for *inexpensive* tests one edit, not 200)."""
+    keys = Counter(edit_key(c) for c in cases)
+    top, top_count = keys.most_common(1)[0] if keys else ("", 0)
+    tried = stats.texts_tried if stats else 0
+    changed = stats.texts_changed if stats else 0
+    return {"texts_tried": tried, "texts_changed": changed,
+            "changed_share": changed / tried if tried else None,
+            "distinct_edits": len(keys), "cases": len(cases),
+            "top_edit": top, "top_edit_share": top_count / len(cases) if cases else None}
 
 
 def _rng_for(seed: int, source_id: str) -> random.Random:
@@ -90,24 +113,27 @@ def build_cases(
     settings and source hash, so a warm rerun does not perturb again.
     """
     perturbation = perturbation or suite.build_perturbation()
-    key_fields = {"data": suite.data.describe(), "n": n, "perturbation": perturbation_fingerprint(perturbation),
+    key_fields = {"data": suite.data.describe(), "data_files": suite.data.fingerprint(), "n": n,
+                  "seed": suite.seed, "perturbation": perturbation_fingerprint(perturbation),
                   "variants_per_text": suite.variants_per_text, "harness": HARNESS_VERSION, "suite": suite.name}
     key = hashlib.sha256(json.dumps(key_fields, sort_keys=True).encode()).hexdigest()
     stats = BuildStats(requested=n)
     if cache is not None and (stored := cache.get_payload(key)) is not None:
         stats.built, stats.from_cache = len(stored["cases"]), True
         stats.texts_tried, stats.skipped = stored["texts_tried"], Counter(stored["skipped"])
+        stats.texts_changed = stored.get("texts_changed", 0)
         return [Case(**c) for c in stored["cases"]], stats
     cases: list[Case] = []
-    for pair in _warmed(suite.data.pairs(), perturbation):
+    for pair in _warmed(iter(suite.data.pairs(suite.seed)), perturbation):
         if len(cases) >= n:
             break
         stats.texts_tried += 1
-        result = perturbation.apply(pair.original, _rng_for(suite.data.seed, pair.source_id))
+        result = perturbation.apply(pair.original, _rng_for(suite.seed, pair.source_id))
         variants = [v for v in result.variants if v.text.strip() and v.text != pair.original]
         if not variants:
             stats.skipped[result.skipped or "no changed variant"] += 1
             continue
+        stats.texts_changed += 1
         for k, variant in enumerate(variants[: suite.variants_per_text]):
             if len(cases) >= n:
                 break
@@ -120,7 +146,7 @@ def build_cases(
     stats.built = len(cases)
     if cache is not None:
         cache.put_payload(key, {"cases": [asdict(c) for c in cases], "texts_tried": stats.texts_tried,
-                              "skipped": dict(stats.skipped)})
+                                "texts_changed": stats.texts_changed, "skipped": dict(stats.skipped)})
     return cases, stats
 
 
@@ -131,8 +157,8 @@ def challenge_cases(suite: Suite, n: int) -> tuple[list[Case], BuildStats]:
     """
     from rome.data.challenge import sample_total
 
-    data, items = suite.data.load()
-    items = sample_total(items, n if n < UNLIMITED else None, suite.data.seed)
+    data, items = suite.data.load(suite.seed, suite.n_per_category)
+    items = sample_total(items, n if n < UNLIMITED else None, suite.seed)
     stats = BuildStats(requested=n, texts_tried=sum(f.records for f in data.files), skipped=data.skipped)
     cases = [Case(case_id=item.id, suite=suite.name, kind=item.category, expectation="decrease",
                   reference=item.reference[0] if len(item.reference) == 1 else item.reference,
@@ -158,10 +184,10 @@ class SuiteRun:
         metrics: Sequence[str] | None = None,
         cache: ScoreCache | None = None,
     ) -> None:
+        if n is not None:
+            suite = suite.configured(n=n)
         self.suite = suite
-        self.n = int(n if n is not None else (suite.data.n or UNLIMITED))
-        if self.n < 1:
-            raise InputError("the sample size must be at least 1")
+        self.n = int(suite.n or UNLIMITED)
         self.metric_names = suite.metric_names(metrics)
         self.cache = cache if cache is not None else ScoreCache(default_cache_path())
         self._cases: list[Case] | None = None
@@ -292,3 +318,49 @@ def failure_message(run: SuiteRun, result: CheckResult) -> str:
         lines.append(f"       original:  {case.original}")
         lines.append(f"       variant:   {case.variant}")
     return "\n".join(lines)
+
+
+def open_run(
+    suite: Suite | str,
+    *,
+    data: str | None = None,
+    n: int | None = None,
+    seed: int | None = None,
+    metrics: Sequence[str] | None = None,
+    cache: ScoreCache | None = None,
+    no_cache: bool = False,
+) -> SuiteRun:
+    """The one way ``rome suite``, ``pytest suites/X.py`` and ``rome challenge`` start a run: the suite
+    (by name, path or object) on ``data`` (a shipped corpus or a file) with its sample overridden by
+    ``n`` / ``seed``, and the score cache (the user's, or memory only)."""
+    from suites.harness.spec import load_suite
+
+    if isinstance(suite, str):
+        suite = load_suite(suite)
+    suite = suite.configured(data=data, n=n, seed=seed)
+    if cache is None:
+        cache = ScoreCache(None if no_cache else default_cache_path())
+    return SuiteRun(suite, metrics=metrics, cache=cache)
+
+
+def extras_required() -> bool:
+    """``ROME_REQUIRE_EXTRAS=1`` (tox): the install promised every metric, so a missing one is an error."""
+    import os
+
+    return os.environ.get("ROME_REQUIRE_EXTRAS", "").strip() not in ("", "0", "false", "no")
+
+
+def score_metric(run: SuiteRun, metric: str) -> str | None:
+    """Evaluate every check of ``metric``; ``None`` when done, else why the metric is left out (a model,
+    weights or optional package missing). Under ``ROME_REQUIRE_EXTRAS`` a missing metric raises."""
+    from rome.core.errors import ResourceMissingError
+
+    try:
+        for check in run.suite.checks:
+            run.result(metric, check.name)
+    except ResourceMissingError as exc:
+        if extras_required():
+            raise
+        run.unavailable[metric] = str(exc)
+        return str(exc)
+    return None

@@ -95,6 +95,14 @@ class Suite:
     checks: Sequence[Check] = ()
     metrics: Sequence[str] = ALL
     description: str = ""
+    #: the sample: ``n`` cases (``None``: every pair or item), drawn in the order of ``seed``; every
+    #: text's perturbation is seeded by ``seed`` and the text's id (:func:`perturbations.base.text_rng`)
+    n: int | None = 200
+    seed: int = 0
+    #: a challenge set's items kept per category before ``n`` (``None``: all)
+    n_per_category: int | None = None
+    #: the corpus the suite file declares, once ``configured(data=...)`` has swapped its texts
+    home_corpus: str | None = field(default=None, compare=False)
     #: variants kept per original text (e.g. adjective synonym + antonym = 2)
     variants_per_text: int = 1
     #: options for the metrics' constructors: ``model`` goes to the encoder-based ones, any other option
@@ -113,12 +121,42 @@ class Suite:
             raise InputError(f"suite {self.name!r} declares no checks")
         if self.variants_per_text < 1:
             raise InputError(f"suite {self.name!r}: variants_per_text must be >= 1")
+        for field_name in ("n", "n_per_category"):
+            value = getattr(self, field_name)
+            if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
+                raise InputError(f"suite {self.name!r}: {field_name} must be a whole number of at least 1")
+        if not isinstance(self.seed, int) or isinstance(self.seed, bool):
+            raise InputError(f"suite {self.name!r}: seed must be an integer")
+        if self.n_per_category is not None and not self.direct_cases:
+            raise InputError(f"suite {self.name!r}: n_per_category is for challenge sets")
         if self.perturbation is None and not self.direct_cases:
             raise InputError(f"suite {self.name!r} declares no perturbation; only a data source with its "
                              "own cases (ChallengeSet) can go without one")
         if self.perturbation is not None and self.direct_cases:
             raise InputError(f"suite {self.name!r}: {type(self.data).__name__} gives its own cases; "
                              "drop perturbation=")
+
+    def configured(self, data: str | DataSource | None = None, n: int | None = None, seed: int | None = None,
+                   n_per_category: int | None = None) -> Suite:
+        """This suite on other texts or another sample (``--data``, ``--n``, ``--seed``): one place that
+        applies and checks the overrides for ``rome suite``, pytest and ``rome challenge``."""
+        from dataclasses import replace
+
+        from suites.harness.data import resolve_data
+
+        changes: dict[str, Any] = {}
+        if data is not None:
+            changes["data"] = resolve_data(data, challenge=self.direct_cases)
+            changes["home_corpus"] = self.home_corpus or self.corpus
+        for key, value in (("n", n), ("seed", seed), ("n_per_category", n_per_category)):
+            if value is not None:
+                changes[key] = value
+        return replace(self, **changes) if changes else self
+
+    @property
+    def corpus(self) -> str:
+        """The name of the texts the cases come from (a shipped corpus, a file's stem, a challenge set)."""
+        return self.data.corpus_name
 
     @property
     def direct_cases(self) -> bool:

@@ -1,0 +1,124 @@
+"""Suites on any corpus: the three shipped corpora, ``--data`` / ``--seed`` for ``rome suite`` and pytest,
+the suite's own sample, coverage, and cases keyed by the data file's content."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from perturbations.base import Edit, Perturbation, Result, Variant
+from reports.cli import main
+from rome.core.cache import ScoreCache
+from rome.core.errors import InputError
+from rome.data.corpora import CORPORA
+from suites.harness import Corpus, Invariant, JsonlPairs, Suite
+from suites.harness.runner import SuiteRun, build_cases, coverage, open_run
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+class FirstWordUpper(Perturbation):
+    """Upper-cases the first word: a cheap, deterministic perturbation that changes every text."""
+
+    kind = "first_upper"
+
+    def _apply(self, text: str, rng: random.Random) -> Result:
+        word = text.split()[0]
+        return Result(text, (Variant(word.upper() + text[len(word):], self.kind, "invariant",
+                                     (Edit(0, len(word), word, word.upper()),)),))
+
+
+def test_three_shipped_corpora_from_different_domains_each_give_pairs():
+    assert set(CORPORA) == {"dialogue", "news", "webnlg"}
+    for name, corpus in CORPORA.items():
+        pairs = corpus.pairs(0)
+        assert len(pairs) > 500, name
+        assert len({p.source_id for p in pairs}) == len(pairs), f"{name}: ids must be unique"
+        assert all(p.reference.strip() and p.original.strip() for p in pairs)
+        assert corpus.pairs(0) == pairs and corpus.pairs(1) != pairs  # seeded order
+    news = {p.original for p in CORPORA["news"].pairs(0)}
+    demetr = json.loads(next(Path(f) for f in CORPORA["news"].files() if "ne_replaced" in f.name).read_text())
+    assert not news & {item["pert_sent"] for item in demetr if item["pert_sent"] != item["mt_sent"]}
+
+
+def test_rome_suite_runs_on_any_corpus_with_its_own_seed(tmp_path, capsys):
+    out = tmp_path / "out"
+    assert main(["suite", "--list-corpora"]) == 0
+    assert [line.split("\t")[0] for line in capsys.readouterr().out.splitlines()] == ["dialogue", "news", "webnlg"]
+    code = main(["suite", "contractions", "--data", "news", "--n", "4", "--seed", "3", "--metric", "chrf",
+                 "--no-cache", "--out", str(out)])
+    assert code in (0, 1)
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["corpus"] == "news" and summary["sample"] == {"n": 4, "seed": 3}
+    assert summary["validity"]["corpus"] == "news"
+    cases = [json.loads(line) for line in (out / "cases.jsonl").read_text().splitlines()]
+    assert len(cases) == 4 and all(c["source_id"].startswith("news-") for c in cases)
+    cov = summary["coverage"]
+    assert cov["cases"] == 4 and 0 < cov["changed_share"] <= 1 and 1 <= cov["distinct_edits"] <= 4
+    for bad in (["--data", "nowhere.jsonl"], ["--data", str(tmp_path)], ["--n", "0"]):
+        assert main(["suite", "contractions", *bad, "--metric", "chrf", "--no-cache"]) == 2
+    assert "neither a shipped corpus" in capsys.readouterr().err
+
+
+def test_a_suite_run_on_another_corpus_writes_beside_its_own(tmp_path, monkeypatch):
+    monkeypatch.setenv("ROME_OUT", str(tmp_path))
+    run = open_run("repetition", data="webnlg", n=3, metrics=["chrf"], no_cache=True)
+    from suites.harness.outputs import write_outputs
+
+    run.result("chrf", run.suite.checks[0].name)
+    assert write_outputs(run) == tmp_path / "repetition--webnlg"
+    own = open_run("repetition", n=3, metrics=["chrf"], no_cache=True)
+    own.result("chrf", own.suite.checks[0].name)
+    assert write_outputs(own) == tmp_path / "repetition"
+
+
+def test_the_same_seed_gives_the_same_cases_and_another_seed_others():
+    suite = Suite(name="s", data=Corpus("news"), n=6, seed=5, perturbation=FirstWordUpper(), metrics=["chrf"],
+                  checks=[Invariant()])
+    first, _ = build_cases(suite, 6)
+    again, _ = build_cases(suite, 6)
+    other, _ = build_cases(suite.configured(seed=6), 6)
+    assert first == again and [c.source_id for c in first] != [c.source_id for c in other]
+
+
+def test_cases_from_a_user_file_go_stale_when_the_file_changes(tmp_path):
+    path = tmp_path / "pairs.jsonl"
+    path.write_text(json.dumps({"id": "a", "reference": "The cafe is cheap .", "original": "a cheap cafe ."}) + "\n")
+    suite = Suite(name="mine", data=JsonlPairs(str(path)), n=None, perturbation=FirstWordUpper(), metrics=["chrf"],
+                  checks=[Invariant()])
+    cache = ScoreCache(tmp_path / "scores.sqlite")
+    first = SuiteRun(suite, cache=cache)
+    assert [c.variant for c in first.cases] == ["A cheap cafe ."] and not first.build_stats.from_cache
+    path.write_text(json.dumps({"id": "a", "reference": "The cafe is cheap .", "original": "the cheap cafe ."}) + "\n")
+    second = SuiteRun(suite, cache=cache)
+    assert [c.variant for c in second.cases] == ["THE cheap cafe ."] and not second.build_stats.from_cache
+    path.write_text(path.read_text() + json.dumps({"id": "a", "reference": "x", "original": "y"}) + "\n")
+    with pytest.raises(InputError, match="id 'a' already used on line 1"):
+        len(SuiteRun(suite, cache=cache).cases)
+
+
+def test_coverage_counts_distinct_edits_and_the_most_frequent_one():
+    suite = Suite(name="s", data=Corpus("dialogue"), n=20, perturbation=FirstWordUpper(), metrics=["chrf"],
+                  checks=[Invariant()])
+    cases, stats = build_cases(suite, 20)
+    cov = coverage(cases, stats)
+    first_words = [c.original.split()[0] for c in cases]
+    assert cov["distinct_edits"] == len(set(first_words))
+    top = max(set(first_words), key=first_words.count)
+    assert cov["top_edit_share"] == first_words.count(top) / 20 and cov["changed_share"] == 20 / stats.texts_tried
+
+
+def test_pytest_takes_the_suite_data_and_seed(tmp_path):
+    out = tmp_path / "out"
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(ROOT / "suites" / "repetition.py"),
+                           "-k", "chrf", "--suite-data", "news", "--suite-n", "5", "--suite-seed", "2",
+                           "--suite-no-cache", "--suite-out", str(out)], capture_output=True, text=True, cwd=ROOT,
+                          timeout=600)
+    assert proc.returncode in (0, 1), proc.stdout[-2000:] + proc.stderr[-2000:]
+    summary = json.loads((out / "repetition--news" / "summary.json").read_text())
+    assert summary["corpus"] == "news" and summary["sample"]["seed"] == 2 and summary["data"]["n_cases"] == 5
