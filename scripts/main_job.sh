@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The README's main job: set up .venv (idempotent) and produce, on the embedded offline defaults,
-# every shipped robustness suite, the robustness table and the BAGEL/SFHOTEL human-correlation
-# table under rome-out/ (ROME_OUT overrides).
+# every shipped robustness suite on every shipped corpus, the robustness tables and the
+# BAGEL/SFHOTEL human-correlation table under rome-out/ (ROME_OUT overrides).
 #   usage: bash scripts/main_job.sh [N]   (N: cases per suite, default 200; the correlation table
 #   scores every BAGEL and SFHOTEL output)
 set -euo pipefail
@@ -13,15 +13,23 @@ export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 TOKENIZERS_PARALLELISM=false MPLB
 bash scripts/install.sh .venv/bin/python
 ROME=.venv/bin/rome
 suites=$("$ROME" suite --list)
-[ -n "$suites" ] || { echo "main_job.sh: no suites found" >&2; exit 2; }
-# a suite exits 1 when a metric fails one of its checks: that is a finding, written to its
-# summary, not a reason to stop; any other non-zero exit (2: bad input) stops the job
+corpora=$("$ROME" suite --list-corpora | cut -f1)
+challenges=" $("$ROME" suite --list-challenges | tr '\n' ' ') "
+[ -n "$suites" ] && [ -n "$corpora" ] || { echo "main_job.sh: no suites or corpora found" >&2; exit 2; }
+# every perturbation suite on every shipped corpus (rome-out/<suite>--<corpus>/; a suite's own corpus
+# writes rome-out/<suite>/); a challenge set (DEMETR) brings its own minimal pairs and runs once.
+# A suite exits 1 when a metric fails one of its checks: that is a finding, written to its summary,
+# not a reason to stop; any other non-zero exit (2: bad input) stops the job.
 for suite in $suites; do
-  rc=0
-  "$ROME" suite "$suite" --n "$N" || rc=$?
-  [ "$rc" -le 1 ] || exit "$rc"
+  case "$challenges" in *" $suite "*) targets="-" ;; *) targets=$corpora ;; esac
+  for corpus in $targets; do
+    rc=0
+    if [ "$corpus" = - ]; then "$ROME" suite "$suite" --n "$N" || rc=$?
+    else "$ROME" suite "$suite" --data "$corpus" --n "$N" || rc=$?; fi
+    [ "$rc" -le 1 ] || exit "$rc"
+  done
 done
-"$ROME" validity > "$OUT/validity.md"  # each perturbation's judged validity (docs/validity.md)
+"$ROME" validity > "$OUT/validity.md"  # each perturbation's judged validity per corpus (docs/validity.md)
 "$ROME" report robustness --from "$OUT" --out "$OUT/robustness"
 # one side-by-side BAGEL/SFHOTEL table (RoMe Table 1 layout) plus each dataset's full report
 "$ROME" report correlation --dataset bagel --dataset sfhotel --out "$OUT/correlation"

@@ -30,6 +30,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--no-cache", action="store_true", help="do not read or write the on-disk score cache")
     p.add_argument("--list", action="store_true", help="list the shipped suites and exit")
     p.add_argument("--list-corpora", action="store_true", help="list the shipped corpora and exit")
+    p.add_argument("--list-challenges", action="store_true",
+                   help="list the shipped suites that are challenge sets (their own minimal pairs, no --data corpus)")
     p.set_defaults(handler=run)
 
 
@@ -38,6 +40,11 @@ def run(args: argparse.Namespace) -> int:
 
     if args.list:
         print("\n".join(available_suites()))
+        return 0
+    if args.list_challenges:
+        from suites.harness.spec import load_suite
+
+        print("\n".join(name for name in available_suites() if load_suite(name).direct_cases))
         return 0
     if args.list_corpora:
         from rome.data.corpora import CORPORA
