@@ -40,7 +40,7 @@ def measure(n: int, metrics: list[str], workdir: Path) -> dict:
              for i in range(n) for p in [base[i % len(base)]]]
     src, out = workdir / f"pairs-{n}.jsonl", workdir / f"out-{n}.jsonl"
     src.write_text("".join(json.dumps(p) + "\n" for p in pairs[:n]))
-    args = [sys.executable, "-m", "rome", "score", "--input", str(src), "--output", str(out), "--force"]
+    args = [sys.executable, "-m", "reports.cli", "score", "--input", str(src), "--output", str(out), "--force"]
     for metric in metrics:
         args += ["--metric", metric]
     start = time.perf_counter()
