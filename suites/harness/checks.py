@@ -112,8 +112,8 @@ class CaseScores:
 class Calibration:
     """One metric's sensitivity on one suite's data: what one unit of each scale-free unit is.
 
-    Fitted on every case of the suite (each distinct original counted once), not on one check's
-    cases, so all checks of a suite share the unit. Sizes are in the metric's raw units, in its
+    Fitted on every case of the suite (each case once), not on one check's cases, so all checks
+    of a suite share the unit. Sizes are in the metric's raw units, in its
     quality direction; ``None`` when undefined (no controls scored, a constant metric, or a
     metric that does not score the originals above the unrelated controls).
     """
@@ -127,11 +127,8 @@ class Calibration:
 
     @classmethod
     def fit(cls, info: MetricInfo, cases: Sequence[CaseScores]) -> Calibration:
-        seen: dict[tuple[float, float | None], None] = {}
-        for c in cases:  # each distinct (original, control) once: two variants of a text are one original
-            seen.setdefault((c.original, c.control), None)
-        originals = sorted(info.sign * o for o, _ in seen)
-        drops = [info.sign * (o - k) for o, k in seen if k is not None]
+        originals = sorted(info.sign * c.original for c in cases)
+        drops = [info.sign * (c.original - c.control) for c in cases if c.control is not None]
         control_drop = statistics.median(drops) if drops else None
         spread = statistics.stdev(originals) if len(originals) >= 2 else None
         return cls(info, control_drop if control_drop and control_drop > 0 else None,

@@ -8,7 +8,10 @@ A user checks a metric against a new perturbation in a few lines::
 
 Texts the perturbation leaves unchanged are discarded with ``hypothesis.assume``, so the
 assertions are meant to be called inside ``@given`` tests. Thresholds mean what they mean
-in suites (fractions of the metric's range, see :mod:`suites.harness.checks`).
+in suites (:mod:`suites.harness.checks`): by default fractions of the metric's drop from the
+original to an unrelated control text against the same reference (here one case is all the data,
+so the unit is that case's own drop; ``control=`` names the text, default an unrelated shipped
+sentence); ``unit="range"`` gives the paper's scale-dependent check.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from hypothesis import strategies as st
 from perturbations.base import Perturbation
 from perturbations.strategies import seeds, shipped_sentences
 from rome.core.contract import Metric
-from suites.harness.checks import CaseCheck, CaseScores, Decrease, Invariant, MetricInfo
+from suites.harness.checks import DEFAULT_UNIT, CaseCheck, CaseScores, Decrease, Invariant, MetricInfo
 from suites.harness.data import NOVIKOVA_DATASETS, Novikova, SourcePair
 from suites.harness.spec import Perturb
 
@@ -62,9 +65,20 @@ def _metric(name: str) -> Metric:
     return build_metric(name)
 
 
+def unrelated_text(reference: str, original: str) -> str:
+    """A shipped human reference sharing no text with the case, picked by a hash of the case (no RNG)."""
+    pool = _pairs(NOVIKOVA_DATASETS, "paraphrase")
+    start = sum(map(ord, reference + original)) % len(pool)
+    for k in range(len(pool)):
+        candidate = pool[(start + k) % len(pool)]
+        if not {candidate.original, candidate.reference} & {reference, original}:
+            return candidate.original
+    raise AssertionError("no unrelated text in the shipped data")
+
+
 def assert_check(
     metric: str | Metric, perturbation: Perturbation | Perturb, reference: str, original: str, check: CaseCheck,
-    seed: int = 0,
+    seed: int = 0, control: str | None = None,
 ) -> None:
     """Perturb ``original``; every variant with the check's expectation must pass ``check``."""
     if isinstance(perturbation, Perturb):
@@ -74,28 +88,30 @@ def assert_check(
     result = perturbation.apply(original, seed)
     variants = [v for v in result.variants if check.applies_to(v.expectation) and v.text != original]
     assume(variants)
-    hyps = [original] + [v.text for v in variants]
+    control = control if control is not None else unrelated_text(reference, original)
+    hyps = [original, control] + [v.text for v in variants]
     scores = scorer.score(hyps, [reference] * len(hyps))
-    for variant, score in zip(variants, scores[1:]):
-        case = CaseScores("property", float(scores[0]), float(score))
+    for variant, score in zip(variants, scores[2:]):
+        case = CaseScores("property", float(scores[0]), float(score), float(scores[1]))
         assert check.case_passes(info, case), (
             f"{info.name} {check.name} failed ({check.requirement(info.name)}):\n"
             f"  reference: {reference}\n  original:  {original}  -> {case.original:.4g}\n"
-            f"  variant:   {variant.text}  -> {case.variant:.4g} (delta {case.delta:+.4g})"
+            f"  variant:   {variant.text}  -> {case.variant:.4g} (delta {case.delta:+.4g})\n"
+            f"  control:   {control}  -> {case.control:.4g}"
         )
 
 
 def assert_invariant(
     metric: str | Metric, perturbation: Perturbation | Perturb, reference: str, original: str,
-    tolerance: float = 0.05, seed: int = 0,
+    tolerance: float = 0.1, seed: int = 0, unit: str = DEFAULT_UNIT, control: str | None = None,
 ) -> None:
-    """|score(reference, variant) - score(reference, original)| <= tolerance (of the range)."""
-    assert_check(metric, perturbation, reference, original, Invariant(tolerance=tolerance), seed)
+    """|score(reference, variant) - score(reference, original)| <= tolerance (in ``unit``)."""
+    assert_check(metric, perturbation, reference, original, Invariant(tolerance=tolerance, unit=unit), seed, control)
 
 
 def assert_decrease(
     metric: str | Metric, perturbation: Perturbation | Perturb, reference: str, original: str,
-    margin: float = 0.05, seed: int = 0,
+    margin: float = 0.05, seed: int = 0, unit: str = DEFAULT_UNIT, control: str | None = None,
 ) -> None:
-    """score(reference, variant) is worse than score(reference, original) by >= margin (of the range)."""
-    assert_check(metric, perturbation, reference, original, Decrease(margin=margin), seed)
+    """score(reference, variant) is worse than score(reference, original) by >= margin (in ``unit``)."""
+    assert_check(metric, perturbation, reference, original, Decrease(margin=margin, unit=unit), seed, control)
