@@ -11,6 +11,10 @@ Run it with ``pytest suites/example_property.py``. To test your own perturbation
    unrelated shipped sentence, against the same reference (scale-free; ``unit="range"`` gives the
    paper's fraction of the declared range, 0.1 = 10 BLEU points = 0.1 BERTScore).
 
+The two tests below keep the paper's range unit (``unit="range"``): they read "chrF moves by at most
+10 of its 100 points". In the default unit chrF fails too: on *Does it has internet ?* dropping the
+'?' costs 2.8 points, 0.18 of chrF's median drop to an unrelated text on that short reference (15.4).
+
 hypothesis then searches the data for a pair that breaks the property and shrinks it.
 Pairs the perturbation leaves unchanged are discarded (``assume``).
 """
@@ -46,12 +50,13 @@ EXAMPLES = settings(max_examples=60, deadline=None, derandomize=True)
 @EXAMPLES
 @given(pair=reference_pairs(), seed=seeds())
 def test_chrf_ignores_final_punctuation(pair, seed):
-    assert_invariant("chrf", DropFinalPunctuation(), pair.reference, pair.original, tolerance=0.1, seed=seed)
+    assert_invariant("chrf", DropFinalPunctuation(), pair.reference, pair.original, tolerance=0.1, seed=seed,
+                     unit="range")
 
 
-@pytest.mark.xfail(strict=True, reason="BLEU counts '.' as a token: on short sentences it moves by more than "
-                   "5 % of its drop to an unrelated text")
+@pytest.mark.xfail(strict=True, reason="BLEU counts '.' as a token: on short sentences it moves > 5 points")
 @EXAMPLES
 @given(pair=reference_pairs(), seed=seeds())
 def test_bleu_ignores_final_punctuation(pair, seed):
-    assert_invariant("bleu", DropFinalPunctuation(), pair.reference, pair.original, tolerance=0.05, seed=seed)
+    assert_invariant("bleu", DropFinalPunctuation(), pair.reference, pair.original, tolerance=0.05, seed=seed,
+                     unit="range")
