@@ -19,6 +19,10 @@ For every item (reference, good, bad) and metric:
   The control is scored for every item, so a user's file needs no control file (for DEMETR it
   is exactly the ``base_id33_empty`` pair, scored once). Undefined (empty) when the metric
   does not score "." below the good texts on average (the denominator is not positive).
+* **paired comparison** (``--compare A B``): per row, the exact McNemar test on the items one metric
+  gets right and the other wrong (:func:`reports.stats.mcnemar_exact`), Holm-adjusted over the rows;
+  a difference without a significant test is a tie. Accuracy is a strict comparison of two scores
+  of one metric, so it is already unchanged by any increasing map of that metric's scores.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from typing import Any
 
 import numpy as np
 
+from reports.stats import PairedTest, mcnemar_exact
 from rome.data.challenge import ChallengeItem, category_severity, severity_rank
 from suites.harness.checks import MetricInfo
 from suites.harness.pairwise import TIE_TOLERANCE, is_tie, prefers
@@ -183,3 +188,17 @@ def build_result(items: Sequence[ChallengeItem], pairs: Sequence[tuple[str, Any]
                  infos: dict[str, MetricInfo], seed: int = 0, resamples: int = 1000) -> ChallengeResult:
     per_metric = {m: item_scores(items, pairs, scores[m], infos[m]) for m in scores}
     return ChallengeResult(list(items), per_metric, compute_cells(items, per_metric, seed, resamples))
+
+
+def paired_comparison(result: ChallengeResult, a: str, b: str) -> list[tuple[str, str, PairedTest]]:
+    """(row label, severity, exact McNemar of ``a`` vs ``b``) for every row of the table, in table order."""
+    from rome.core.errors import InputError
+
+    for name in (a, b):
+        if name not in result.scores:
+            raise InputError(f"--compare: metric {name!r} was not scored (scored: {', '.join(result.metrics)})")
+    if a == b:
+        raise InputError("--compare needs two different metrics")
+    right_a, right_b = result.scores[a].correct(), result.scores[b].correct()
+    return [(label, severity, mcnemar_exact(right_a[mask], right_b[mask]))
+            for label, severity, mask in groups(result.items)]

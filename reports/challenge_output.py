@@ -9,6 +9,9 @@ Files in the output folder:
   wrong) and ``sensitivity`` (empty where undefined).
 - ``accuracy.md`` / ``accuracy.html``: accuracy with intervals, sensitivity, the inputs and
   their skips, metric signatures and the commit; ``accuracy.png``: the heatmap (rows x metrics).
+- ``compare-A-B.csv`` (with ``--compare A B``): per row, both accuracies with Wilson intervals, the
+  items only one metric gets right, the exact McNemar p, its Holm adjustment and the reading (a lead
+  or a tie).
 - ``items.jsonl``: per item its id, category, severity, and per metric the good, bad and "."
   scores and whether it was right; ``run.json``: inputs, skips, settings, signatures, timings.
 """
@@ -23,7 +26,8 @@ from typing import Any
 import numpy as np
 
 from reports import plots
-from reports.challenge import ALL, CONTROL_TEXT, CSV_HEADER, ChallengeResult
+from reports.challenge import ALL, CONTROL_TEXT, CSV_HEADER, ChallengeResult, paired_comparison
+from reports.stats import holm, wilson_interval
 from reports.tables import Table, fmt, provenance, to_html_page, to_markdown
 
 
@@ -58,6 +62,27 @@ def sensitivity_table(result: ChallengeResult) -> Table:
                  ["1 = the perturbation costs as much as deleting the translation; 0 = nothing; "
                   "– = undefined (the metric does not score \".\" below the good texts on average)"],
                  label="sensitivity")
+
+
+def comparison_table(result: ChallengeResult, a: str, b: str, alpha: float = 0.05) -> Table:
+    """``a`` against ``b`` on the same items, per row: exact McNemar, Holm-adjusted over the rows."""
+    tested = paired_comparison(result, a, b)
+    adjusted = holm([t.p_value for _, _, t in tested])
+    rows = []
+    for (label, severity, test), p_holm in zip(tested, adjusted):
+        cells = []
+        for right in (test.a_passes, test.b_passes):
+            low, high = wilson_interval(right, test.n)
+            cells.append(f"{right / test.n:.3f} [{low:.2f}, {high:.2f}]")
+        rows.append([label, severity, str(test.n), *cells, f"{test.difference * 100:+.1f}", str(test.a_only),
+                     str(test.b_only), f"{test.p_value:.3g}", f"{p_holm:.3g}", test.reading(a, b, alpha, p_holm)])
+    notes = [f"{a} only / {b} only: items one metric gets right and the other wrong; p: exact McNemar (two-sided "
+             f"binomial test on those items); p (Holm): adjusted over the {len(rows)} rows (they overlap: ALL rows "
+             f"pool the categories); reading: a lead only when p (Holm) < {alpha:g}, else a tie; accuracy "
+             "intervals here are Wilson 95 %"]
+    return Table(f"Paired comparison: {a} vs {b}", ["category", "severity", "n", a, b, "difference (points)",
+                 f"{a} only", f"{b} only", "p", "p (Holm)", "reading"], rows, notes,
+                 label=f"compare-{a}-{b}".replace("/", "_"))
 
 
 def inputs_table(meta: dict[str, Any]) -> Table:
@@ -139,12 +164,18 @@ def heatmap(result: ChallengeResult, path: Path, title: str) -> Path:
     return path
 
 
-def write_outputs(result: ChallengeResult, out: Path, meta: dict[str, Any]) -> list[Path]:
+def write_outputs(result: ChallengeResult, out: Path, meta: dict[str, Any],
+                  compare: list[tuple[str, str]] | None = None, alpha: float = 0.05) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
     title = "Challenge-set accuracy of the metrics"
     notes = provenance_notes(meta)
-    tables = [accuracy_table(result, notes), sensitivity_table(result), inputs_table(meta)]
+    paired = [comparison_table(result, a, b, alpha) for a, b in compare or []]
+    tables = [accuracy_table(result, notes), sensitivity_table(result), *paired, inputs_table(meta)]
     written = [write_accuracy_csv(result, out / "accuracy.csv"), write_cells_csv(result, out / "cells.csv")]
+    for table in paired:
+        written.append(out / f"{table.label}.csv")
+        with written[-1].open("w", encoding="utf-8", newline="") as handle:
+            csv.writer(handle).writerows([table.columns, *table.rows])
     image = heatmap(result, out / "accuracy.png", f"{title} ({len(result.items)} items)")
     intro = (f"{len(result.items)} minimal pairs from {len(meta['files'])} file(s); "
              f"{sum(sum(f['skipped'].values()) for f in meta['files'])} items skipped (see Inputs).")

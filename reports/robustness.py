@@ -1,12 +1,14 @@
 """Robustness report: the suites' outputs in the RoMe paper's Table 7 layout.
 
 Reads ``<source>/<suite>/summary.json`` and ``cases.jsonl`` as written by
-``suites.harness.outputs`` (rows: each suite's checks; columns: metrics; cells: pass rate and
-mean score change), with the validity of the perturbation behind each row (its judged card,
+``suites.harness.outputs`` (rows: each suite's checks; columns: metrics; cells: pass rate with its
+Wilson 95 % interval, the median change in the check's unit and the median raw change), with the validity of the perturbation behind each row (its judged card,
 :mod:`reports.validity`): rows below 0.85 are marked uninformative, and RoMe cells whose damage family
 is among its scorer's training negatives carry a dagger. With human annotations of the perturbed cases (JSONL keyed by
 ``case_id`` with fluency, semantics, grammar on 1-3, several lines per case averaged), adds
 each metric's Spearman ρ with each criterion over the annotated cases, per suite and pooled.
+:func:`comparison_table` compares two metrics on the same cases (exact McNemar per row, Holm over
+the rows): a difference without a significant test is a tie.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from reports import plots
-from reports.stats import coefficient
+from reports.stats import coefficient, holm, mcnemar_exact, wilson_interval
 from reports.tables import Table, fmt, provenance, write_all
 from reports.validity import INFORMATIVE, UNMEASURED, CardStatus, card_statuses
 from rome.core.errors import InputError
@@ -142,12 +144,63 @@ def build_report(source: Path, suites: list[str] | None = None, annotations: Pat
 
 
 # -- tables ---------------------------------------------------------------------------------
+#: the columns that name a row; a row's key is one value per column (a corpus column can join them)
+KEY_COLUMNS = ("perturbation", "check")
+ALPHA = 0.05
+
+
+def passes_of(stats: dict[str, Any]) -> int:
+    """Cases passed (older summaries give only the rate: rounded back from it)."""
+    if stats.get("passes") is not None:
+        return int(stats["passes"])
+    return round(float(stats["pass_rate"]) * int(stats.get("n") or 0))
+
+
+def pass_interval(stats: dict[str, Any]) -> tuple[float, float]:
+    return wilson_interval(passes_of(stats), int(stats.get("n") or 0))
+
+
 def _check_cell(stats: dict[str, Any] | None) -> str:
+    """``72% [65, 78] +0.08 (Δ -0.025)``: pass rate [Wilson 95 %], median change in the check's unit
+    (omitted for outputs without one), median raw change (mean for older outputs)."""
     if not stats or stats.get("pass_rate") is None:
         return "n/a"
-    delta = stats.get("mean_delta")
-    change = "" if delta is None else f" (Δ {delta:+.3f})"
-    return f"{stats['pass_rate']:.0%}{change}"
+    low, high = pass_interval(stats)
+    cell = f"{stats['pass_rate']:.0%} [{low * 100:.0f}, {high * 100:.0f}]"
+    if stats.get("median_change") is not None:
+        cell += f" {stats['median_change']:+.2f}"
+    delta = stats.get("median_delta")
+    delta = stats.get("mean_delta") if delta is None else delta
+    return cell + ("" if delta is None else f" (Δ {delta:+.3f})")
+
+
+def row_key(suite: SuiteOutput, check: str) -> list[str]:
+    """The values of :data:`KEY_COLUMNS` for one row."""
+    return [suite.name, check]
+
+
+def suite_checks(suite: SuiteOutput) -> list[str]:
+    return list(dict.fromkeys(c for m in suite.metrics for c in suite.summary["checks"][m]))
+
+
+def _units_used(report: RobustnessReport) -> dict[str, set[str]]:
+    used: dict[str, set[str]] = defaultdict(set)
+    for suite in report.suites:
+        for checks in suite.summary["checks"].values():
+            for check, stats in checks.items():
+                if isinstance(stats, dict) and stats.get("unit") and stats.get("median_change") is not None:
+                    used[stats["unit"]].add(f"{suite.name}/{check}")
+    return used
+
+
+UNIT_NOTES = {
+    "control": "control: 1 = the metric's median drop, on that suite's cases, from the original to an unrelated "
+               "text of the suite against the same reference (scale-free)",
+    "spread": "spread: 1 = the standard deviation of the metric's scores of the suite's originals (scale-free)",
+    "quantile": "quantile: the change in the originals' score distribution, 0..1 (scale-free)",
+    "range": "range: a fraction of the metric's declared range (the paper's check; SCALE-DEPENDENT: an affine "
+             "rescaling of the metric changes its verdicts)",
+}
 
 
 def provenance_notes(report: RobustnessReport) -> list[str]:
@@ -214,8 +267,7 @@ def checks_table(report: RobustnessReport) -> Table:
     metrics = report.metrics
     rows, flagged = [], False
     for suite in report.suites:
-        checks = list(dict.fromkeys(c for m in suite.metrics for c in suite.summary["checks"][m]))
-        for check in checks:
+        for check in suite_checks(suite):
             per_metric = [suite.summary["checks"].get(m, {}).get(check) for m in metrics]
             n = max((s.get("n") or 0 for s in per_metric if s), default=0)
             status = row_validity(suite, check, report.cards_dir)
@@ -225,11 +277,15 @@ def checks_table(report: RobustnessReport) -> Table:
                 flagged |= mark
                 cells.append(_check_cell(stats) + (f" {TRAINED_MARK}" if mark else ""))
             published = bool((suite.summary.get("validity") or {}).get("published"))
-            rows.append([suite.name, check, str(n), PUBLISHED if published else validity_cell(status), *cells])
+            rows.append([*row_key(suite, check), str(n), PUBLISHED if published else validity_cell(status), *cells])
     requirements = {f"{s.name}/{check}: {stats['requirement']}" for s in report.suites
                     for checks in s.summary["checks"].values() for check, stats in checks.items()
                     if isinstance(stats, dict) and stats.get("requirement")}
-    notes = ["Cells: pass rate of the check (mean score change variant − original, in the metric's own units)",
+    notes = ["Cells: pass rate of the check [Wilson 95 % interval], the median change variant − original in the "
+             "check's unit (positive = the metric likes the variant more), and (Δ the median raw change in the "
+             "metric's own units; TER is lower-is-better); a difference between two cells is a finding only with "
+             "a paired test (`rome report robustness --compare A B`)",
+             *(f"Unit {UNIT_NOTES.get(u, u)}" for u in sorted(_units_used(report))),
              f"Validity: share of the perturbation's variants a careful reader judged to do what the check "
              f"expects (validity card, Wilson 95 % interval, n; `rome validity`); below {INFORMATIVE:.2f} the row is "
              "**uninformative**: failures there say more about the perturbation than about the metrics; "
@@ -237,7 +293,49 @@ def checks_table(report: RobustnessReport) -> Table:
              *([TRAINED_NOTE] if flagged else []),
              *(f"Check {r}" for r in sorted(requirements)), *provenance_notes(report)]
     return Table("Robustness checks per perturbation (RoMe Table 7 layout)",
-                 ["perturbation", "check", "n", "validity", *metrics], rows, notes, label="checks")
+                 [*KEY_COLUMNS, "n", "validity", *metrics], rows, notes, label="checks")
+
+
+def paired_outcomes(suite: SuiteOutput, check: str, a: str, b: str) -> tuple[list[bool], list[bool]]:
+    """Both metrics' verdicts on the cases of ``check`` that both were judged on (from cases.jsonl)."""
+    left, right = [], []
+    for case in suite.cases:
+        verdicts = case.get("checks", {})
+        if check in verdicts.get(a, {}) and check in verdicts.get(b, {}):
+            left.append(bool(verdicts[a][check]))
+            right.append(bool(verdicts[b][check]))
+    return left, right
+
+
+def comparison_table(report: RobustnessReport, a: str, b: str, alpha: float = ALPHA) -> Table:
+    """Metric ``a`` against ``b`` on the same cases, per row: exact McNemar, Holm-adjusted over the rows."""
+    for name in (a, b):
+        if name not in report.metrics:
+            raise InputError(f"--compare: no metric {name!r} in these outputs (have: {', '.join(report.metrics)})")
+    if a == b:
+        raise InputError("--compare needs two different metrics")
+    tested = []
+    for suite in report.suites:
+        for check in suite_checks(suite):
+            left, right = paired_outcomes(suite, check, a, b)
+            if left:
+                tested.append((row_key(suite, check), mcnemar_exact(left, right)))
+    adjusted = holm([t.p_value for _, t in tested])
+    rows = []
+    for (key, test), p_holm in zip(tested, adjusted):
+        cells = []
+        for passes in (test.a_passes, test.b_passes):
+            low, high = wilson_interval(passes, test.n)
+            cells.append(f"{passes / test.n:.0%} [{low * 100:.0f}, {high * 100:.0f}]")
+        rows.append([*key, str(test.n), *cells, f"{test.difference * 100:+.1f}", str(test.a_only), str(test.b_only),
+                     f"{test.p_value:.3g}", f"{p_holm:.3g}", test.reading(a, b, alpha, p_holm)])
+    notes = [f"Paired on the same cases (cases.jsonl): {a} only / {b} only = cases one metric passes and the other "
+             "fails; p: exact McNemar (two-sided binomial test on those discordant cases); p (Holm): adjusted "
+             f"over the {len(rows)} rows; reading: a lead only when p (Holm) < {alpha:g}, else a tie",
+             "Pass rates: Wilson 95 % intervals", *provenance_notes(report)]
+    return Table(f"Paired comparison: {a} vs {b}",
+                 [*KEY_COLUMNS, "n", a, b, "difference (points)", f"{a} only", f"{b} only", "p", "p (Holm)",
+                  "reading"], rows, notes, label=f"compare-{a}-{b}".replace("/", "_"))
 
 
 def ratings_of(report: RobustnessReport, case: dict[str, Any]) -> dict[str, float] | None:
@@ -294,9 +392,10 @@ def delta_plot(suite: SuiteOutput, out: Path) -> Path | None:
     return plots.delta_boxes(groups, out / f"deltas-{suite.name}.png", f"{suite.name}: score change per case")
 
 
-def write_report(report: RobustnessReport, out: Path) -> list[Path]:
+def write_report(report: RobustnessReport, out: Path, compare: list[tuple[str, str]] | None = None,
+                 alpha: float = ALPHA) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
-    tables = [checks_table(report)]
+    tables = [checks_table(report), *(comparison_table(report, a, b, alpha) for a, b in compare or [])]
     if report.annotations:
         tables.append(annotation_table(report))
     images = [p for p in (delta_plot(s, out) for s in report.suites) if p is not None]

@@ -1,4 +1,5 @@
-"""Correlation statistics: coefficients, bootstrap confidence intervals, the Williams test.
+"""Statistics of the reports: correlations (coefficients, bootstrap CIs, the Williams test), and
+proportions (the Wilson interval of a pass rate, the exact McNemar test of two metrics on the same cases).
 
 Coefficients and p-values come from scipy. The bootstrap is a short percentile bootstrap
 over items written here rather than ``scipy.stats.bootstrap``, because scipy's returns NaN
@@ -205,3 +206,70 @@ def williams_matrix(scores: dict[str, np.ndarray], human: np.ndarray, method: st
                 continue
             out[(a, b)] = williams_test(*values, n=len(human))
     return out
+
+
+# -- proportions: pass rates and paired comparisons ------------------------------------------------
+def wilson_interval(successes: int, n: int, confidence: float = 0.95) -> tuple[float, float]:
+    """Wilson score interval of a proportion (``(0, 1)`` when ``n`` is 0); statsmodels' implementation.
+
+    The one interval of a pass rate or a validity card: unlike the normal approximation it stays
+    inside [0, 1] and is not zero-width at 0 % or 100 %.
+    """
+    if n == 0:
+        return 0.0, 1.0
+    if not 0 <= successes <= n:
+        raise InputError(f"a proportion needs 0 <= successes <= n, got {successes} of {n}")
+    from statsmodels.stats.proportion import proportion_confint
+
+    low, high = proportion_confint(successes, n, alpha=1 - confidence, method="wilson")
+    return float(low), float(high)
+
+
+@dataclass(frozen=True)
+class PairedTest:
+    """Two metrics' pass/fail verdicts on the same cases, and the exact McNemar test of their difference."""
+
+    n: int
+    a_passes: int
+    b_passes: int
+    #: cases only A passes / only B passes (the discordant pairs the test looks at)
+    a_only: int
+    b_only: int
+    p_value: float
+
+    @property
+    def difference(self) -> float:
+        """A's pass rate minus B's (0 when there are no cases)."""
+        return (self.a_passes - self.b_passes) / self.n if self.n else 0.0
+
+    def reading(self, a: str, b: str, alpha: float = 0.05, p_value: float | None = None) -> str:
+        """``"A leads"``, ``"B leads"`` or ``"tie"``: a difference without p < alpha is written as a tie."""
+        p = self.p_value if p_value is None else p_value
+        if p >= alpha or self.a_only == self.b_only:
+            return "tie"
+        return f"{a} leads" if self.a_only > self.b_only else f"{b} leads"
+
+
+def mcnemar_exact(a_passed, b_passed) -> PairedTest:
+    """Exact (binomial) McNemar test on paired pass/fail outcomes, two-sided.
+
+    Only the discordant cases carry information: under "A and B pass equally often" the cases
+    only A passes are Binomial(a_only + b_only, 1/2). ``scipy.stats.binomtest`` gives the exact p.
+    """
+    a, b = np.asarray(a_passed, dtype=bool), np.asarray(b_passed, dtype=bool)
+    if a.shape != b.shape or a.ndim != 1:
+        raise InputError(f"a paired test needs two equally long lists of verdicts, got {a.shape} and {b.shape}")
+    a_only, b_only = int((a & ~b).sum()), int((~a & b).sum())
+    discordant = a_only + b_only
+    p = 1.0 if discordant == 0 else float(stats.binomtest(a_only, discordant, 0.5).pvalue)
+    return PairedTest(len(a), int(a.sum()), int(b.sum()), a_only, b_only, min(p, 1.0))
+
+
+def holm(p_values) -> list[float]:
+    """Holm-Bonferroni adjusted p-values (statsmodels), for a table of several paired tests."""
+    values = list(p_values)
+    if not values:
+        return []
+    from statsmodels.stats.multitest import multipletests
+
+    return [float(v) for v in multipletests(values, method="holm")[1]]

@@ -17,7 +17,7 @@ drawn with a seed from the suite's own data (:func:`draw_card`) and labelled aga
 ``decrease`` variants ``intended`` / ``not_changed`` / ``broken`` (only ``intended`` counts).
 A card whose fingerprint differs from the code's is **stale** (the code changed since it was
 judged); a perturbation without a card is **unmeasured**. Rates below :data:`INFORMATIVE` make a
-robustness row uninformative. Intervals are Wilson 95 % (``statsmodels``).
+robustness row uninformative. Intervals are Wilson 95 % (:func:`reports.stats.wilson_interval`).
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from reports.stats import wilson_interval
 from rome.core.errors import InputError
 from rome.core.jsonl import read_jsonl
 
@@ -52,16 +53,6 @@ def card_path(name: str, corpus: str, cards_dir: Path | None = None) -> Path:
     if not corpus or "/" in corpus or corpus.startswith("."):
         raise InputError(f"corpus name {corpus!r} cannot name a card folder")
     return (cards_dir or default_cards_dir()) / corpus / f"{name}.jsonl"
-
-
-def wilson_interval(successes: int, n: int) -> tuple[float, float]:
-    """Wilson score 95 % interval of a proportion (``(0, 1)`` when ``n`` is 0)."""
-    if n == 0:
-        return 0.0, 1.0
-    from statsmodels.stats.proportion import proportion_confint
-
-    low, high = proportion_confint(successes, n, alpha=0.05, method="wilson")
-    return float(low), float(high)
 
 
 @dataclass

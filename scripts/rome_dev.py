@@ -9,7 +9,7 @@ train-side pairs (``rome.training.scorer``'s seeded split). Then it scores them 
 network (the committed one, ``--scorer``, or with ``--retrain`` one trained here by the committed
 recipe on the train-side pairs' features) and prints:
 
-* each suite check's pass rate (the suites' own ``Check.evaluate``);
+* each suite check's pass rate (the suites' own ``Check.evaluate``, thresholds read in the range unit);
 * DEMETR's non-base accuracy, mean of categories, by the harness's tie rule, and per id parity
   (odd / even) so a choice can be made on one half and confirmed on the other;
 * the ROC AUC on the scorer's held-out SFREST pairs (MRs it never trained on).
@@ -23,6 +23,7 @@ scripts outside the repository (docs/rome.md); this is that harness, kept.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import pickle
 import time
 from collections import defaultdict
@@ -32,7 +33,7 @@ import numpy as np
 
 from rome.data.challenge import demetr_dir, load_challenge
 from rome.metric.scorer import Scorer, load_scorer, read_scorer
-from suites.harness.checks import CaseScores, MetricInfo
+from suites.harness.checks import RANGE, CaseScores, MetricInfo
 from suites.harness.pairwise import prefers
 
 INFO = MetricInfo("rome")
@@ -102,7 +103,9 @@ class Bench:
 
         rates = {}
         for name, cases in self.data["suites"].items():
-            for check in load_suite(name).case_checks:
+            # one metric across rounds: the declared thresholds read in the range unit (a fixed linear scale is
+            # fair within one metric; the suites' own verdicts use the scale-free unit, which needs controls)
+            for check in (dataclasses.replace(c, unit=RANGE) for c in load_suite(name).case_checks):
                 scored = [CaseScores(c[0], self.score[(c[3], c[2])], self.score[(c[4], c[2])])
                           for c in cases if check.applies_to(c[1])]
                 if scored:

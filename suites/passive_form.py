@@ -16,7 +16,7 @@ SUITE = Suite(
     perturbation=Perturb("passive"),
     metrics=ALL,
     checks=[
-        Invariant(tolerance=0.05, min_pass_rate=0.8),
+        Invariant(tolerance=0.1, min_pass_rate=0.8),
         MinimumFunctionality(
             "paper_examples",  # RoMe paper, Table 2 and Figure 3
             pairs=[("Tesla motors is founded by Elon Musk.", "Elon Musk has founded Tesla Motors."),

@@ -14,7 +14,7 @@ SUITE = Suite(
     perturbation=Perturb("repetition"),
     metrics=ALL,
     checks=[
-        Decrease(margin=0.02, min_pass_rate=0.8),
+        Decrease(margin=0.05, min_pass_rate=0.8),
         MinimumFunctionality(
             "paper_repetition_example",  # RoMe paper, Table 2: RoMe scores it 0.11
             pairs=[("Elon musk has founded tesla motors.", "Elon elon elon elon elon founded tesla tesla tesla.")],

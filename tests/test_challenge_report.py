@@ -134,3 +134,29 @@ def test_bleu_accuracy_matches_sacrebleu_by_hand_on_real_items(tmp_path):
         direct = np.mean([bleu.sentence_score(i.good, [i.reference[0]]).score >
                           bleu.sentence_score(i.bad, [i.reference[0]]).score for i in mine])
         assert result.cell(category, "bleu").accuracy == pytest.approx(direct) == pytest.approx(expected)
+
+
+def test_paired_comparison_of_two_metrics_on_the_same_items():
+    """BLEU right on 10 of 10 items, TER (lower is better) right on 2: 8 items only BLEU gets right, p = 2 / 2**8."""
+    from reports.challenge import paired_comparison
+    from reports.challenge_output import comparison_table
+    from rome.core.errors import InputError
+
+    items = [_item(i, "drop", "minor") for i in range(10)]
+    pairs = order_pairs(item_pairs(items))
+    bleu, ter = {}, {}
+    for k, item in enumerate(items):
+        bleu.update({(item.good, item.reference): 40.0, (item.bad, item.reference): 30.0,
+                     (CONTROL_TEXT, item.reference): 0.0})
+        ter.update({(item.good, item.reference): 20.0, (item.bad, item.reference): 35.0 if k < 2 else 10.0,
+                    (CONTROL_TEXT, item.reference): 100.0})
+    result = build_result(items, pairs, {"bleu": np.array([bleu[p] for p in pairs]),
+                                         "ter": np.array([ter[p] for p in pairs])},
+                          {"bleu": BLEU_INFO, "ter": TER_INFO})
+    tested = {label: test for label, _, test in paired_comparison(result, "bleu", "ter")}
+    assert (tested["drop"].a_only, tested["drop"].b_only) == (8, 0)
+    assert tested["drop"].p_value == pytest.approx(2 / 2**8)
+    table = comparison_table(result, "bleu", "ter")
+    assert table.rows[0][-1] == "bleu leads" and table.rows[0][3] == "1.000 [0.72, 1.00]"
+    with pytest.raises(InputError, match="was not scored"):
+        paired_comparison(result, "bleu", "chrf")

@@ -123,3 +123,24 @@ def test_williams_matrix_prefers_the_metric_closer_to_humans():
     matrix = stats.williams_matrix({"good": good, "bad": bad}, human, "pearson")
     assert matrix[("good", "bad")].p_one_sided < 0.01
     assert matrix[("bad", "good")].p_one_sided > 0.99
+
+
+def test_wilson_interval_is_one_function_for_pass_rates_and_validity():
+    from reports import validity
+
+    assert validity.wilson_interval is stats.wilson_interval
+    low, high = stats.wilson_interval(144, 160)
+    assert (round(low, 3), round(high, 3)) == (0.844, 0.938)  # by hand: 0.8906 -+ 0.0469
+
+
+def test_exact_mcnemar_hand_computed():
+    # 8 cases only A passes, 1 only B, 11 both: p = 2 * P(X <= 1 | n=9, 1/2) = 2 * 10 / 512
+    a = [True] * 8 + [False] + [True] * 11
+    b = [False] * 8 + [True] + [True] * 11
+    test = stats.mcnemar_exact(a, b)
+    assert (test.n, test.a_only, test.b_only) == (20, 8, 1)
+    assert test.p_value == pytest.approx(20 / 512)
+    assert test.reading("A", "B") == "A leads" and test.reading("A", "B", alpha=0.01) == "tie"
+    same = stats.mcnemar_exact([True, False], [True, False])
+    assert same.p_value == 1.0 and same.reading("A", "B") == "tie"
+    assert stats.holm([0.01, 0.04, 0.03]) == pytest.approx([0.03, 0.06, 0.06])

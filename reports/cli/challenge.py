@@ -34,10 +34,16 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="scoring processes (default: one per core, at most 4; 1 = in this process)")
     p.add_argument("--chunk-size", type=int, default=None, help="pairs scored and committed per step (default 256)")
     p.add_argument("--no-cache", action="store_true", help="keep scores in memory only (no resume)")
+    p.add_argument("--compare", nargs=2, action="append", metavar=("A", "B"), default=None,
+                   help="paired comparison of metrics A and B on the same items (exact McNemar per row, Holm "
+                        "over rows; a difference without p < --alpha is a tie); repeatable")
+    p.add_argument("--alpha", type=float, default=0.05, help="significance level of --compare (default 0.05)")
     p.set_defaults(handler=run)
 
 
 def _validate(args: argparse.Namespace) -> None:
+    if not 0 < args.alpha < 1:
+        raise InputError("--alpha must be between 0 and 1")
     for name in ("n_per_category", "workers", "chunk_size", "bootstrap"):
         value = getattr(args, name)
         if value is not None and value < 1:
@@ -101,7 +107,8 @@ def _score_with_progress(scorer, pairs) -> dict:
 def run(args: argparse.Namespace) -> int:
     _validate(args)
     from reports.challenge import build_result, item_pairs
-    from reports.challenge_output import summary_markdown, write_outputs
+    from reports.challenge_output import comparison_table, summary_markdown, write_outputs
+    from reports.tables import to_markdown
     from rome.core.cache import ScoreCache, default_cache_path
     from rome.core.paths import output_dir
     from rome.core.registry import expand_metric_names
@@ -119,6 +126,9 @@ def run(args: argparse.Namespace) -> int:
     corpus_pairs = order_pairs(item_pairs(data.items))
     corpus = ([h for h, _ in corpus_pairs], [r for _, r in corpus_pairs])
     metrics, unavailable = _build(expand_metric_names(args.metric or ["all"]), args.model, corpus)
+    for a, b in args.compare or []:  # before any scoring: a name that is not scored is a one-line error
+        if a == b or a not in metrics or b not in metrics:
+            raise InputError(f"--compare {a} {b}: give two different metrics of this run ({', '.join(metrics)})")
     cache = ScoreCache(None if args.no_cache else default_cache_path())
     scorer = PairScorer(metrics, cache, corpus, model=args.model, workers=args.workers or default_workers(),
                         chunk_size=args.chunk_size or CHUNK_SIZE)
@@ -143,8 +153,12 @@ def run(args: argparse.Namespace) -> int:
         "timings_s": {"load": round(loaded - started, 2), "scoring": round(scored - loaded, 2)},
     }
     meta["timings_s"]["total_before_writing"] = round(time.perf_counter() - started, 2)
-    write_outputs(result, out, meta)
+    compare = [tuple(pair) for pair in args.compare or []]
+    meta["compare"] = {"pairs": [list(pair) for pair in compare], "alpha": args.alpha} if compare else None
+    write_outputs(result, out, meta, compare, args.alpha)
     print(summary_markdown(result, rows="summary"), end="")
+    for a, b in compare:
+        print(to_markdown(comparison_table(result, a, b, args.alpha), level=3), end="")
     print(f"outputs: {out}/accuracy.csv (accuracy.md, accuracy.html, accuracy.png, cells.csv, items.jsonl)",
           file=sys.stderr)
     return 0

@@ -45,6 +45,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     r.add_argument("--annotations", type=Path, default=None,
                    help="JSONL of human ratings of the perturbed cases: case_id, fluency, semantics, grammar")
     r.add_argument("--out", type=Path, default=None, help="output directory (default ./rome-out/robustness)")
+    r.add_argument("--compare", nargs=2, action="append", metavar=("A", "B"), default=None,
+                   help="paired comparison of metrics A and B on the same cases (exact McNemar per row, Holm over "
+                        "rows; a difference without p < --alpha is a tie); repeatable")
+    r.add_argument("--alpha", type=float, default=0.05, help="significance level of --compare (default 0.05)")
     r.set_defaults(handler=run_robustness)
 
 
@@ -101,12 +105,20 @@ def _progress_bars():
 
 
 def run_robustness(args: argparse.Namespace) -> int:
-    from reports.robustness import build_report, default_source, write_report
+    from reports.robustness import build_report, comparison_table, default_source, write_report
+    from reports.tables import to_markdown
     from rome.core.paths import output_dir
 
+    if not 0 < args.alpha < 1:
+        raise InputError("--alpha must be between 0 and 1")
     source = args.source or default_source()
     report = build_report(source, args.suites, args.annotations)
+    compare = [tuple(pair) for pair in args.compare or []]
+    for a, b in compare:  # check the names before writing anything
+        comparison_table(report, a, b, args.alpha)
     out = args.out or output_dir("robustness")
-    written = write_report(report, out)
+    written = write_report(report, out, compare, args.alpha)
     print(f"{len(report.suites)} suites, {len(report.metrics)} metrics; wrote {written[0]}", file=sys.stderr)
+    for a, b in compare:
+        print(to_markdown(comparison_table(report, a, b, args.alpha)), end="")
     return 0

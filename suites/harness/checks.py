@@ -1,19 +1,32 @@
-"""CheckList's test types (INV, DIR, MFT) for continuous metric scores.
+"""CheckList's test types (INV, DIR, MFT) for continuous metric scores, in scale-free units.
 
 CheckList's ``Expect.inv`` compares predicted *labels* and passes any equal predictions,
 so it cannot fail on a score that moves from 0.9 to 0.4. These checks compare numbers.
 
-Thresholds are written in units of the metric's range, in the metric's own quality
-direction, so one ``tolerance=0.05`` means "5 points" for BLEU (0-100) and "0.05" for
-BERTScore (0-1), and "a decrease" is a rise for TER (lower is better). An unbounded range
-(TER) is measured in units of 100, its usual percentage scale. Any threshold can be given
-per metric (``tolerance={"bleu": 0.1, "*": 0.05}``).
+**Units.** A change is measured in the metric's own sensitivity on the same data, so that
+an increasing affine map of a metric's scores (BERTScore's baseline rescaling, a score x 100,
+a declared range of [0, 2] instead of [0, 1]) leaves every verdict unchanged, and metrics are
+compared on robustness rather than on the units they happen to be printed in:
+
+- ``"control"`` (default): 1 unit = the metric's median drop, over the suite's cases, from
+  the original to a meaning-destroying control (another case's original, unrelated to this
+  reference) scored against the same reference: DEMETR's sensitivity ratio per metric.
+- ``"spread"``: 1 unit = the standard deviation of the metric's scores of the originals.
+- ``"quantile"``: the change in the empirical distribution of the originals' scores
+  (mid-rank ECDF, 0..1); unchanged by *any* increasing map of the scores.
+- ``"range"``: the RoMe paper's check, a fraction of the declared ``score_range`` (TER: of 100).
+  **Scale-dependent**: kept for the paper's numbers, not for comparing metrics.
+
+All units follow the metric's quality direction ("a decrease" is a rise for TER). Any threshold
+can be given per metric (``tolerance={"bleu": 0.1, "*": 0.05}``).
 """
 
 from __future__ import annotations
 
 import abc
+import bisect
 import math
+import statistics
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,6 +34,21 @@ from typing import Any
 from rome.core.errors import InputError
 
 Threshold = float | Mapping[str, float]
+
+CONTROL, SPREAD, QUANTILE, RANGE = "control", "spread", "quantile", "range"
+#: every unit a case check's thresholds can be written in
+UNITS = (CONTROL, SPREAD, QUANTILE, RANGE)
+#: units under which an increasing affine map of the scores changes no verdict
+SCALE_FREE = (CONTROL, SPREAD, QUANTILE)
+DEFAULT_UNIT = CONTROL
+UNIT_LABELS = {
+    CONTROL: "of the metric's median drop to an unrelated text",
+    SPREAD: "standard deviations of the originals' scores",
+    QUANTILE: "of the originals' score distribution",
+    RANGE: "of the range (scale-dependent)",
+}
+#: comparisons with a threshold forgive this much float rounding (in the check's unit)
+EPSILON = 1e-9
 
 
 @dataclass(frozen=True)
@@ -41,10 +69,13 @@ class MetricInfo:
         width = high - low
         return width if math.isfinite(width) and width > 0 else 100.0
 
+    @property
+    def sign(self) -> float:
+        return 1.0 if self.higher_is_better else -1.0
+
     def quality_change(self, original: float, variant: float) -> float:
         """(variant - original) as a fraction of the range; positive = the metric likes it more."""
-        sign = 1.0 if self.higher_is_better else -1.0
-        return sign * (variant - original) / self.scale
+        return self.sign * (variant - original) / self.scale
 
     def quality(self, score: float) -> float:
         """The score's position in the range, 0 = worst and 1 = best."""
@@ -65,15 +96,77 @@ def threshold_for(value: Threshold, metric: str) -> float:
 
 @dataclass(frozen=True)
 class CaseScores:
-    """One case's scores under one metric."""
+    """One case's scores under one metric (``control``: its meaning-destroying control, if scored)."""
 
     case_id: str
     original: float
     variant: float
+    control: float | None = None
 
     @property
     def delta(self) -> float:
         return self.variant - self.original
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """One metric's sensitivity on one suite's data: what one unit of each scale-free unit is.
+
+    Fitted on every case of the suite (each case once), not on one check's cases, so all checks
+    of a suite share the unit. Sizes are in the metric's raw units, in its
+    quality direction; ``None`` when undefined (no controls scored, a constant metric, or a
+    metric that does not score the originals above the unrelated controls).
+    """
+
+    info: MetricInfo
+    control_drop: float | None
+    spread: float | None
+    #: the originals' scores in the quality direction, sorted (the quantile unit's reference)
+    originals: tuple[float, ...] = ()
+    n_controls: int = 0
+
+    @classmethod
+    def fit(cls, info: MetricInfo, cases: Sequence[CaseScores]) -> Calibration:
+        originals = sorted(info.sign * c.original for c in cases)
+        drops = [info.sign * (c.original - c.control) for c in cases if c.control is not None]
+        control_drop = statistics.median(drops) if drops else None
+        spread = statistics.stdev(originals) if len(originals) >= 2 else None
+        return cls(info, control_drop if control_drop and control_drop > 0 else None,
+                   spread if spread and spread > 0 else None, tuple(originals), len(drops))
+
+    def size(self, unit: str) -> float | None:
+        """One unit in the metric's raw units (``None`` for the quantile unit and when undefined)."""
+        if unit == CONTROL:
+            return self.control_drop
+        if unit == SPREAD:
+            return self.spread
+        if unit == RANGE:
+            return self.info.scale
+        return None
+
+    def _ecdf(self, quality: float) -> float:
+        """Mid-rank position of ``quality`` among the originals' scores, 0..1."""
+        below = bisect.bisect_left(self.originals, quality)
+        equal = bisect.bisect_right(self.originals, quality) - below
+        return (below + 0.5 * equal) / len(self.originals)
+
+    def change(self, unit: str, original: float, variant: float) -> float | None:
+        """variant - original in ``unit``, in the quality direction (positive = the metric likes it more)."""
+        if unit == RANGE:
+            return self.info.quality_change(original, variant)
+        if unit == QUANTILE:
+            if not self.originals:
+                return None
+            return self._ecdf(self.info.sign * variant) - self._ecdf(self.info.sign * original)
+        size = self.size(unit)
+        return None if size is None else self.info.sign * (variant - original) / size
+
+    def defined(self, unit: str) -> bool:
+        return bool(self.originals) if unit == QUANTILE else self.size(unit) is not None
+
+    def describe(self) -> dict[str, Any]:
+        return {"control_drop": self.control_drop, "spread": self.spread, "n_originals": len(self.originals),
+                "n_controls": self.n_controls}
 
 
 @dataclass
@@ -91,10 +184,24 @@ class CheckResult:
     requirement: str
     outcomes: dict[str, bool] = field(default_factory=dict)
     worst: list[dict[str, Any]] = field(default_factory=list)
+    unit: str = RANGE
+    #: one unit in the metric's raw units (None: quantile unit, or undefined)
+    unit_size: float | None = None
+    median_delta: float | None = None
+    #: median change in the check's unit, quality direction (positive = the metric likes the variant more)
+    median_change: float | None = None
+    #: per case, the change in the check's unit
+    changes: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def passes(self) -> int:
+        return sum(self.outcomes.values())
 
     def summary(self) -> dict[str, Any]:
-        return {"pass_rate": self.pass_rate, "n": self.n, "mean_delta": self.mean_delta,
-                "worst_delta": self.worst_delta, "passed": self.passed, "requirement": self.requirement}
+        return {"pass_rate": self.pass_rate, "n": self.n, "passes": self.passes, "mean_delta": self.mean_delta,
+                "median_delta": self.median_delta, "worst_delta": self.worst_delta, "unit": self.unit,
+                "unit_size": self.unit_size, "median_change": self.median_change, "passed": self.passed,
+                "requirement": self.requirement}
 
 
 class Check(abc.ABC):
@@ -113,23 +220,49 @@ class Check(abc.ABC):
 
 
 class CaseCheck(Check):
-    """A check over the suite's cases whose perturbation states ``expectation``."""
+    """A check over the suite's cases whose perturbation states ``expectation``.
+
+    ``unit`` says what its thresholds are fractions of (:data:`UNITS`); the default is scale-free.
+    Verdicts take a :class:`Calibration` fitted on the suite's data; without one, it is fitted on
+    the cases given (which must carry control scores for the ``control`` unit).
+    """
 
     expectation: str
+    unit: str
+
+    def _validate(self) -> None:
+        super()._validate()
+        if self.unit not in UNITS:
+            raise InputError(f"check {self.name!r}: unit must be one of {', '.join(UNITS)}, got {self.unit!r}")
+
+    @property
+    def scale_free(self) -> bool:
+        return self.unit in SCALE_FREE
 
     def applies_to(self, expectation: str) -> bool:
         return expectation == self.expectation
 
-    @abc.abstractmethod
-    def case_passes(self, info: MetricInfo, scores: CaseScores) -> bool: ...
+    def change(self, info: MetricInfo, scores: CaseScores, calibration: Calibration | None = None) -> float | None:
+        """The case's change in this check's unit (quality direction)."""
+        calibration = calibration or Calibration.fit(info, [scores])
+        return calibration.change(self.unit, scores.original, scores.variant)
 
     @abc.abstractmethod
-    def badness(self, info: MetricInfo, scores: CaseScores) -> float:
+    def case_passes(self, info: MetricInfo, scores: CaseScores, calibration: Calibration | None = None) -> bool: ...
+
+    @abc.abstractmethod
+    def badness(self, info: MetricInfo, scores: CaseScores, calibration: Calibration | None = None) -> float:
         """How far a case is from passing (larger = worse); orders the worst cases."""
 
-    def evaluate(self, info: MetricInfo, cases: Sequence[CaseScores], n_worst: int = 5) -> CheckResult:
-        outcomes = {c.case_id: bool(self.case_passes(info, c)) for c in cases}
-        ranked = sorted(cases, key=lambda c: self.badness(info, c), reverse=True)
+    def evaluate(self, info: MetricInfo, cases: Sequence[CaseScores], n_worst: int = 5,
+                 calibration: Calibration | None = None) -> CheckResult:
+        calibration = calibration or Calibration.fit(info, cases)
+        if cases and not calibration.defined(self.unit):
+            raise InputError(f"check {self.name!r}: the {self.unit!r} unit is undefined for {info.name} on these "
+                             f"cases ({_undefined_reason(self.unit)})")
+        outcomes = {c.case_id: bool(self.case_passes(info, c, calibration)) for c in cases}
+        changes = {c.case_id: calibration.change(self.unit, c.original, c.variant) for c in cases}
+        ranked = sorted(cases, key=lambda c: self.badness(info, c, calibration), reverse=True)
         n = len(cases)
         rate = sum(outcomes.values()) / n if n else None
         return CheckResult(
@@ -139,38 +272,58 @@ class CaseCheck(Check):
             worst_delta=ranked[0].delta if n else None,
             requirement=self.requirement(info.name), outcomes=outcomes,
             worst=[{"case_id": c.case_id, "original": c.original, "variant": c.variant, "delta": c.delta,
-                    "passed": outcomes[c.case_id]} for c in ranked[:n_worst]],
+                    "change": changes[c.case_id], "passed": outcomes[c.case_id]} for c in ranked[:n_worst]],
+            unit=self.unit, unit_size=calibration.size(self.unit) if self.unit != QUANTILE else None,
+            median_delta=statistics.median(c.delta for c in cases) if n else None,
+            median_change=statistics.median(changes.values()) if n else None, changes=changes,
         )
+
+
+def _undefined_reason(unit: str) -> str:
+    if unit == CONTROL:
+        return "no control scores, or the metric does not score the originals above unrelated texts"
+    return "fewer than two distinct originals" if unit == SPREAD else "no originals"
+
+
+def _units_text(unit: str) -> str:
+    return UNIT_LABELS[unit]
 
 
 @dataclass(frozen=True)
 class Invariant(CaseCheck):
-    """INV: the score may move by at most ``tolerance`` (of the range), or stay above ``floor``.
+    """INV: the score may move by at most ``tolerance`` (in ``unit``), or stay above ``floor``.
 
-    ``floor`` (a position in the range, 0 worst .. 1 best) forgives a change when the
-    perturbed text still scores well; ``None`` means the tolerance alone decides.
+    ``floor`` (a position in the declared range, 0 worst .. 1 best) forgives a change when the
+    perturbed text still scores well; it is scale-dependent, so it needs ``unit="range"``.
     """
 
-    tolerance: Threshold = 0.05
+    tolerance: Threshold = 0.1
     floor: Threshold | None = None
     min_pass_rate: float = 0.9
     name: str = "invariant"
     expectation: str = "invariant"
+    unit: str = DEFAULT_UNIT
 
     def __post_init__(self) -> None:
         self._validate()
+        if self.floor is not None and self.unit != RANGE:
+            raise InputError(f"check {self.name!r}: floor= is a position in the declared range (scale-dependent); "
+                             "give unit='range' with it")
 
-    def case_passes(self, info: MetricInfo, scores: CaseScores) -> bool:
-        change = abs(info.quality_change(scores.original, scores.variant))
-        if change <= threshold_for(self.tolerance, info.name) + 1e-12:
+    def case_passes(self, info: MetricInfo, scores: CaseScores, calibration: Calibration | None = None) -> bool:
+        change = self.change(info, scores, calibration)
+        if change is None:
+            return False
+        if abs(change) <= threshold_for(self.tolerance, info.name) + EPSILON:
             return True
         return self.floor is not None and info.quality(scores.variant) >= threshold_for(self.floor, info.name)
 
-    def badness(self, info: MetricInfo, scores: CaseScores) -> float:
-        return abs(info.quality_change(scores.original, scores.variant))
+    def badness(self, info: MetricInfo, scores: CaseScores, calibration: Calibration | None = None) -> float:
+        change = self.change(info, scores, calibration)
+        return math.inf if change is None else abs(change)
 
     def requirement(self, metric: str) -> str:
-        rule = f"|change| <= {threshold_for(self.tolerance, metric):g} of the range"
+        rule = f"|change| <= {threshold_for(self.tolerance, metric):g} {_units_text(self.unit)}"
         if self.floor is not None:
             rule += f" or variant >= {threshold_for(self.floor, metric):g} of the range"
         return f"{rule}, for >= {self.min_pass_rate:.0%} of '{self.expectation}' cases"
@@ -178,24 +331,27 @@ class Invariant(CaseCheck):
 
 @dataclass(frozen=True)
 class Decrease(CaseCheck):
-    """DIR: the score must get worse by at least ``margin`` (of the range)."""
+    """DIR: the score must get worse by at least ``margin`` (in ``unit``)."""
 
     margin: Threshold = 0.05
     min_pass_rate: float = 0.9
     name: str = "decrease"
     expectation: str = "decrease"
+    unit: str = DEFAULT_UNIT
 
     def __post_init__(self) -> None:
         self._validate()
 
-    def case_passes(self, info: MetricInfo, scores: CaseScores) -> bool:
-        return info.quality_change(scores.original, scores.variant) <= -threshold_for(self.margin, info.name)
+    def case_passes(self, info: MetricInfo, scores: CaseScores, calibration: Calibration | None = None) -> bool:
+        change = self.change(info, scores, calibration)
+        return change is not None and change <= -threshold_for(self.margin, info.name) + EPSILON
 
-    def badness(self, info: MetricInfo, scores: CaseScores) -> float:
-        return info.quality_change(scores.original, scores.variant)
+    def badness(self, info: MetricInfo, scores: CaseScores, calibration: Calibration | None = None) -> float:
+        change = self.change(info, scores, calibration)
+        return math.inf if change is None else change
 
     def requirement(self, metric: str) -> str:
-        return (f"score drops by >= {threshold_for(self.margin, metric):g} of the range, "
+        return (f"score drops by >= {threshold_for(self.margin, metric):g} {_units_text(self.unit)}, "
                 f"for >= {self.min_pass_rate:.0%} of '{self.expectation}' cases")
 
 
@@ -203,7 +359,9 @@ class Decrease(CaseCheck):
 class MinimumFunctionality(Check):
     """MFT: fixed (reference, hypothesis) pairs must score above ``above`` / below ``below``.
 
-    Bounds are positions in the range (0 worst .. 1 best). In the summary, ``mean_delta`` and
+    Bounds are positions in the declared range (0 worst .. 1 best): an absolute bound, so this
+    check is **scale-dependent** by nature (it asks "does this pair score well?", not "how much
+    does the score move?"). In the summary, ``mean_delta`` and
     ``worst_delta`` are the raw distance of the scores to the bound (positive = passing side).
     """
 
@@ -247,4 +405,4 @@ class MinimumFunctionality(Check):
             bound = f">= {threshold_for(self.above, metric):g}"
         else:
             bound = f"<= {threshold_for(self.below, metric):g}"
-        return f"fixed pairs score {bound} of the range, for >= {self.min_pass_rate:.0%} of them"
+        return f"fixed pairs score {bound} of the range (scale-dependent), for >= {self.min_pass_rate:.0%} of them"

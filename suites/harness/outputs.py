@@ -6,13 +6,15 @@ so the runs of one suite on several corpora sit side by side for ``rome report r
 Files (the reports layer reads them):
 
 - ``cases.jsonl``: one line per case: ``case_id, suite, kind, expectation, reference,
-  original, variant, source_id, scores: {metric: {original, variant, delta}}, checks:
-  {metric: {check: bool}}`` (only the checks that apply to the case's expectation).
-  ``delta`` is variant - original in the metric's own units.
+  original, variant, source_id, control, scores: {metric: {original, variant, delta, control}},
+  checks: {metric: {check: bool}}`` (only the checks that apply to the case's expectation).
+  ``delta`` is variant - original in the metric's own units; ``control`` is the case's
+  meaning-destroying control text and its score (the ``control`` unit, :mod:`suites.harness.checks`).
 - ``cases.csv``: the same, flat (``<metric>.original``, ``<metric>.variant``, ``<metric>.delta``,
   ``<metric>.<check>``).
 - ``summary.json``: ``suite, signatures: {metric: str}, data: {...}, perturbation: {...},
-  checks: {metric: {check: {pass_rate, n, mean_delta, worst_delta, passed, requirement}}},
+  checks: {metric: {check: {pass_rate, n, passes, mean_delta, median_delta, worst_delta, unit, unit_size,
+  median_change, passed, requirement}}}, calibration: {metric: {control_drop, spread, ...}},
   check_expectations: {check: expectation}, corpus, sample: {n, seed}, coverage: {...}
   (:func:`suites.harness.runner.coverage`), validity: {card, corpus, fingerprint}`` (the validity card
   judging this perturbation on this corpus and the fingerprint the cases were built under) and
@@ -55,12 +57,14 @@ def case_rows(run: SuiteRun) -> list[dict[str, Any]]:
     for case in run.cases:
         scores = {m: {"original": per_metric[m][case.case_id].original,
                       "variant": per_metric[m][case.case_id].variant,
-                      "delta": per_metric[m][case.case_id].delta} for m in metrics}
+                      "delta": per_metric[m][case.case_id].delta,
+                      "control": per_metric[m][case.case_id].control} for m in metrics}
         checks = {m: {r.check: r.outcomes[case.case_id] for r in results[m] if case.case_id in r.outcomes}
                   for m in metrics}
         rows.append({"case_id": case.case_id, "suite": case.suite, "kind": case.kind,
                      "expectation": case.expectation, "reference": case.reference, "original": case.original,
-                     "variant": case.variant, "source_id": case.source_id, "scores": scores, "checks": checks})
+                     "variant": case.variant, "source_id": case.source_id,
+                     "control": run.controls.get(case.case_id), "scores": scores, "checks": checks})
     return rows
 
 
@@ -79,6 +83,7 @@ def summary(run: SuiteRun) -> dict[str, Any]:
         "perturbation": run.build_perturbation_description(),
         "checks": {m: {c.name: run.result(m, c.name).summary() for c in run.suite.checks} for m in metrics},
         "check_expectations": {c.name: getattr(c, "expectation", None) for c in run.suite.checks},
+        "calibration": {m: run.calibration(m).describe() for m in metrics},
         "validity": _validity_record(run),
         "trained_on_families": trained_on_families(run, metrics),
         "unavailable": dict(run.unavailable),
@@ -130,15 +135,19 @@ def summary_markdown(data: dict[str, Any]) -> str:
         lines += [f"Coverage: changed {cov['texts_changed']} of {cov['texts_tried']} texts tried "
                   f"({cov['changed_share']:.1%}); {cov['distinct_edits']} distinct edits in {cov['cases']} cases, "
                   f"the most frequent in {cov['top_edit_share']:.1%} (`{cov['top_edit'][:80]}`).", ""]
-    lines += ["| metric | check | passed | pass rate | n | mean change | worst change | requirement |",
-              "|---|---|---|---|---|---|---|---|"]
+    lines += ["| metric | check | passed | pass rate | n | median change (unit) | median change (raw) | "
+              "worst change (raw) | requirement |", "|---|---|---|---|---|---|---|---|---|"]
     for metric, checks in data["checks"].items():
         for name, c in checks.items():
             rate = "n/a" if c["pass_rate"] is None else f"{c['pass_rate']:.1%}"
-            lines.append(f"| {metric} | {name} | {_verdict(c['passed'])} | {rate} | {c['n']} | "
-                         f"{_fmt(c['mean_delta'])} | {_fmt(c['worst_delta'])} | {c['requirement'].replace('|', chr(92) + '|')} |")
-    lines += ["", "Changes are variant - original in each metric's own units (BLEU 0-100, others mostly 0-1); "
-              "for minimum-functionality checks they are the distance to the bound.", "",
+            in_unit = "–" if c.get("median_change") is None else f"{c['median_change']:+.3f} {c.get('unit', '')}"
+            lines.append(f"| {metric} | {name} | {_verdict(c['passed'])} | {rate} | {c['n']} | {in_unit} | "
+                         f"{_fmt(c.get('median_delta'))} | {_fmt(c['worst_delta'])} | "
+                         f"{c['requirement'].replace('|', chr(92) + '|')} |")
+    lines += ["", "Raw changes are variant - original in each metric's own units (BLEU 0-100, others mostly 0-1); "
+              "for minimum-functionality checks they are the distance to the bound. Changes in the unit: "
+              "control = the metric's median drop from an original to an unrelated text of the suite "
+              "(positive = the metric likes the variant more; docs/suites.md).", "",
               "Signatures:", ""]
     lines += [f"- `{m}`: `{s}`" for m, s in data["signatures"].items()]
     if data.get("unavailable"):
@@ -162,17 +171,19 @@ def write_outputs(run: SuiteRun, out_dir: str | Path | None = None) -> Path:
 
 
 def _write_csv(path: Path, rows: list[dict[str, Any]], run: SuiteRun) -> None:
-    base = ["case_id", "suite", "kind", "expectation", "reference", "original", "variant", "source_id"]
+    base = ["case_id", "suite", "kind", "expectation", "reference", "original", "variant", "source_id", "control"]
     extra = []
     for m in run.scored_metrics():
-        extra += [f"{m}.original", f"{m}.variant", f"{m}.delta"] + [f"{m}.{c.name}" for c in run.suite.case_checks]
+        extra += [f"{m}.original", f"{m}.variant", f"{m}.delta", f"{m}.control"]
+        extra += [f"{m}.{c.name}" for c in run.suite.case_checks]
     with path.open("w", encoding="utf-8", newline="") as handle:
         writer = csv.DictWriter(handle, fieldnames=base + extra)
         writer.writeheader()
         for row in rows:
             flat = {k: row[k] for k in base}
             for m, s in row["scores"].items():
-                flat.update({f"{m}.original": s["original"], f"{m}.variant": s["variant"], f"{m}.delta": s["delta"]})
+                flat.update({f"{m}.original": s["original"], f"{m}.variant": s["variant"], f"{m}.delta": s["delta"],
+                             f"{m}.control": s["control"]})
             for m, checks in row["checks"].items():
                 flat.update({f"{m}.{name}": ok for name, ok in checks.items()})
             writer.writerow(flat)

@@ -10,6 +10,9 @@ the metric's quality direction (TER's lower-is-better is flipped), and a tie fai
 scores closer than :data:`TIE_TOLERANCE` of the metric's range are a tie: encoder metrics
 compute in float32, and the same text embedded in two batches of different padding can
 differ in the last bits (about 1e-7), which must not turn a true tie into a win or a loss.
+The suite check measures that tie width in its unit (by default :data:`TIE_TOLERANCE` of the
+metric's drop to an unrelated text, :mod:`suites.harness.checks`), so its verdicts do not depend on
+the declared range either; ``rome challenge`` keeps the range's width (its published accuracies).
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from suites.harness.checks import CaseCheck, CaseScores, MetricInfo
+from suites.harness.checks import DEFAULT_UNIT, QUANTILE, Calibration, CaseCheck, CaseScores, MetricInfo
 
 #: two scores closer than this fraction of the metric's range are a tie (and a tie fails)
 TIE_TOLERANCE = 1e-6
@@ -57,6 +60,8 @@ class Prefers(CaseCheck):
     severity: str | Sequence[str] | None = None
     categories: str | Sequence[str] | None = None
     expectation: str = "decrease"
+    #: the unit of the tie width (``quantile``: any strict difference counts, no tie width)
+    unit: str = DEFAULT_UNIT
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "severity", _as_set(self.severity))
@@ -71,11 +76,21 @@ class Prefers(CaseCheck):
             return False
         return self.categories is None or case.kind in self.categories
 
-    def case_passes(self, info: MetricInfo, scores: CaseScores) -> bool:
-        return prefers(info, scores.original, scores.variant)
+    def _margin(self, info: MetricInfo, scores: CaseScores, calibration: Calibration | None) -> float | None:
+        """How much better the good text scores, in the unit's size (quantile: raw quality difference)."""
+        calibration = calibration or Calibration.fit(info, [scores])
+        if self.unit == QUANTILE:
+            return info.sign * (scores.original - scores.variant)
+        size = calibration.size(self.unit)
+        return None if size is None else info.sign * (scores.original - scores.variant) / size
 
-    def badness(self, info: MetricInfo, scores: CaseScores) -> float:
-        return -margin(info, scores.original, scores.variant)
+    def case_passes(self, info: MetricInfo, scores: CaseScores, calibration: Calibration | None = None) -> bool:
+        found = self._margin(info, scores, calibration)
+        return found is not None and found > (0.0 if self.unit == QUANTILE else TIE_TOLERANCE)
+
+    def badness(self, info: MetricInfo, scores: CaseScores, calibration: Calibration | None = None) -> float:
+        found = self._margin(info, scores, calibration)
+        return float("inf") if found is None else -found
 
     def requirement(self, metric: str) -> str:
         scope = []

@@ -21,7 +21,7 @@ from perturbations.base import Perturbation
 from rome.core.cache import ScoreCache, cache_signature, default_cache_path
 from rome.core.contract import HARNESS_VERSION, Metric
 from rome.core.errors import InputError
-from suites.harness.checks import CaseScores, CheckResult, MetricInfo
+from suites.harness.checks import Calibration, CaseScores, CheckResult, MetricInfo
 from suites.harness.data import SourcePair
 from suites.harness.spec import Suite, perturbation_fingerprint
 
@@ -196,6 +196,7 @@ class SuiteRun:
         self._metrics: dict[str, Metric] = {}
         self._scores: dict[str, dict[tuple[str, str], float]] = {}
         self._results: dict[tuple[str, str], CheckResult] = {}
+        self._controls: dict[str, str] | None = None
         self.timings: dict[str, float] = {}
         #: metrics left out of this run and why (e.g. a model or an optional package missing)
         self.unavailable: dict[str, str] = {}
@@ -233,6 +234,36 @@ class SuiteRun:
             pairs += [(hyp, ref) for ref, hyp in check.pairs]
         return list(dict.fromkeys(pairs))
 
+    # -- controls (the scale-free checks' unit, suites.harness.checks.Calibration) -----------
+    @property
+    def controls(self) -> dict[str, str]:
+        """case_id -> its meaning-destroying control: the original of another case, sharing no text with it.
+
+        The cases are walked in their seeded order; case i takes the first case from i + n/2 on
+        (cyclically) whose original and reference differ from case i's original and reference, so
+        the control is an unrelated text of the same corpus and the choice needs no extra seed.
+        A case with no such partner (a one-text sample) has no control.
+        """
+        if self._controls is None:
+            cases, self._controls = self.cases, {}
+            for i, case in enumerate(cases):
+                own = {case.original, _first(case.reference)}
+                for k in range(len(cases) // 2, len(cases) // 2 + len(cases)):
+                    other = cases[(i + k) % len(cases)]
+                    if other.original not in own and _first(other.reference) not in own:
+                        self._controls[case.case_id] = other.original
+                        break
+        return self._controls
+
+    def _control_pairs(self) -> list[tuple[str, str]]:
+        """(control, reference) per case: scored with the case pairs, but not part of the fitting corpus."""
+        return list(dict.fromkeys((self.controls[c.case_id], c.reference) for c in self.cases
+                                  if c.case_id in self.controls))
+
+    def calibration(self, name: str) -> Calibration:
+        """Metric ``name``'s units on this suite's data (fitted on every case, all checks share it)."""
+        return Calibration.fit(self.info(name), self.case_scores(name))
+
     # -- metrics -------------------------------------------------------------------------
     def metric(self, name: str) -> Metric:
         if name not in self._metrics:
@@ -258,16 +289,19 @@ class SuiteRun:
         if name in self._scores:
             return self._scores[name]
         start = time.perf_counter()
-        pairs = self._pairs()
+        corpus = self._pairs()
+        in_corpus = set(corpus)
+        pairs = corpus + [p for p in self._control_pairs() if p not in in_corpus]
         values = self.cache.score(self.metric(name), [h for h, _ in pairs], [r for _, r in pairs],
-                                  chunk_size=CHUNK_SIZE)
+                                  chunk_size=CHUNK_SIZE, corpus=([h for h, _ in corpus], [r for _, r in corpus]))
         self._scores[name] = dict(zip(pairs, values.tolist()))
         self.timings[name] = time.perf_counter() - start
         return self._scores[name]
 
     def case_scores(self, name: str) -> list[CaseScores]:
-        scores = self.scores(name)
-        return [CaseScores(c.case_id, scores[(c.original, c.reference)], scores[(c.variant, c.reference)])
+        scores, controls = self.scores(name), self.controls
+        return [CaseScores(c.case_id, scores[(c.original, c.reference)], scores[(c.variant, c.reference)],
+                           scores[(controls[c.case_id], c.reference)] if c.case_id in controls else None)
                 for c in self.cases]
 
     # -- checks --------------------------------------------------------------------------
@@ -280,7 +314,8 @@ class SuiteRun:
             info = self.info(metric)
             if hasattr(check, "applies_to"):
                 wanted = {c.case_id for c in self.cases if applies(check, c)}
-                self._results[key] = check.evaluate(info, [s for s in self.case_scores(metric) if s.case_id in wanted])
+                self._results[key] = check.evaluate(info, [s for s in self.case_scores(metric) if s.case_id in wanted],
+                                                    calibration=self.calibration(metric))
             else:
                 scores = self.scores(metric)
                 self._results[key] = check.evaluate(info, [scores[(hyp, ref)] for ref, hyp in check.pairs])
@@ -296,6 +331,10 @@ class SuiteRun:
 
     def case(self, case_id: str) -> Case | None:
         return next((c for c in self.cases if c.case_id == case_id), None)
+
+
+def _first(reference: str | Sequence[str]) -> str:
+    return reference if isinstance(reference, str) else reference[0]
 
 
 def failure_message(run: SuiteRun, result: CheckResult) -> str:
