@@ -50,6 +50,11 @@ class SuiteOutput:
     def metrics(self) -> list[str]:
         return list(self.summary.get("checks", {}))
 
+    @property
+    def corpus(self) -> str:
+        """The texts the cases came from (outputs written before corpora existed ran on the dialogue texts)."""
+        return str(self.summary.get("corpus") or "dialogue")
+
 
 @dataclass
 class RobustnessReport:
@@ -63,6 +68,16 @@ class RobustnessReport:
     @property
     def metrics(self) -> list[str]:
         return list(dict.fromkeys(m for s in self.suites for m in s.metrics))
+
+    @property
+    def corpora(self) -> list[str]:
+        return list(dict.fromkeys(s.corpus for s in self.suites))
+
+    def on_corpus(self, corpus: str) -> RobustnessReport:
+        """The same report restricted to the suites run on ``corpus``."""
+        from dataclasses import replace
+
+        return replace(self, suites=[s for s in self.suites if s.corpus == corpus])
 
 
 def load_suite(directory: Path) -> SuiteOutput:
@@ -144,8 +159,8 @@ def build_report(source: Path, suites: list[str] | None = None, annotations: Pat
 
 
 # -- tables ---------------------------------------------------------------------------------
-#: the columns that name a row; a row's key is one value per column (a corpus column can join them)
-KEY_COLUMNS = ("perturbation", "check")
+#: the columns that name a row: the texts, the perturbation suite and the check
+KEY_COLUMNS = ("corpus", "perturbation", "check")
 ALPHA = 0.05
 
 
@@ -176,7 +191,17 @@ def _check_cell(stats: dict[str, Any] | None) -> str:
 
 def row_key(suite: SuiteOutput, check: str) -> list[str]:
     """The values of :data:`KEY_COLUMNS` for one row."""
-    return [suite.name, check]
+    return [suite.corpus, suite.name, check]
+
+
+def coverage_cell(suite: SuiteOutput) -> str:
+    """``7% of 286 · 150 edits · top 2%``: the share of texts tried the perturbation changed, the distinct
+    edits among the cases and the share of the most frequent one (``–`` for a published challenge set)."""
+    cov = suite.summary.get("coverage") or {}
+    if (suite.summary.get("validity") or {}).get("published") or not cov.get("texts_tried"):
+        return "–"
+    return (f"{cov['changed_share']:.0%} of {cov['texts_tried']} · {cov['distinct_edits']} edits · "
+            f"top {cov['top_edit_share']:.0%}")
 
 
 def suite_checks(suite: SuiteOutput) -> list[str]:
@@ -277,7 +302,8 @@ def checks_table(report: RobustnessReport) -> Table:
                 flagged |= mark
                 cells.append(_check_cell(stats) + (f" {TRAINED_MARK}" if mark else ""))
             published = bool((suite.summary.get("validity") or {}).get("published"))
-            rows.append([*row_key(suite, check), str(n), PUBLISHED if published else validity_cell(status), *cells])
+            rows.append([*row_key(suite, check), str(n), PUBLISHED if published else validity_cell(status),
+                         coverage_cell(suite), *cells])
     requirements = {f"{s.name}/{check}: {stats['requirement']}" for s in report.suites
                     for checks in s.summary["checks"].values() for check, stats in checks.items()
                     if isinstance(stats, dict) and stats.get("requirement")}
@@ -289,11 +315,14 @@ def checks_table(report: RobustnessReport) -> Table:
              f"Validity: share of the perturbation's variants a careful reader judged to do what the check "
              f"expects (validity card, Wilson 95 % interval, n; `rome validity`); below {INFORMATIVE:.2f} the row is "
              "**uninformative**: failures there say more about the perturbation than about the metrics; "
-             "STALE: the card was judged under other perturbation code; UNMEASURED: no card",
+             "STALE: the card was judged under other perturbation code; UNMEASURED: no card for this corpus "
+             "(a row never borrows another corpus's card)",
+             "Coverage: share of the corpus's texts tried that the perturbation changed, distinct edits among the "
+             "row's cases, and the share of cases holding the most frequent edit",
              *([TRAINED_NOTE] if flagged else []),
              *(f"Check {r}" for r in sorted(requirements)), *provenance_notes(report)]
     return Table("Robustness checks per perturbation (RoMe Table 7 layout)",
-                 [*KEY_COLUMNS, "n", "validity", *metrics], rows, notes, label="checks")
+                 [*KEY_COLUMNS, "n", "validity", "coverage", *metrics], rows, notes, label="checks")
 
 
 def paired_outcomes(suite: SuiteOutput, check: str, a: str, b: str) -> tuple[list[bool], list[bool]]:
@@ -389,16 +418,28 @@ def delta_plot(suite: SuiteOutput, out: Path) -> Path | None:
             groups[metric] = dict(by_kind)
     if not groups:
         return None
-    return plots.delta_boxes(groups, out / f"deltas-{suite.name}.png", f"{suite.name}: score change per case")
+    return plots.delta_boxes(groups, out / f"deltas-{suite.path.name}.png",
+                             f"{suite.name} ({suite.corpus}): score change per case")
 
 
 def write_report(report: RobustnessReport, out: Path, compare: list[tuple[str, str]] | None = None,
                  alpha: float = ALPHA) -> list[Path]:
+    """Every corpus's rows in ``out/robustness.*`` and, when the outputs hold several corpora, each
+    corpus's own table in ``out/<corpus>/robustness.*`` (a verdict is read per corpus)."""
+    written = _write_tables(report, out, compare, alpha)
+    if len(report.corpora) > 1:
+        for corpus in report.corpora:
+            _write_tables(report.on_corpus(corpus), out / corpus, compare, alpha, plots_too=False)
+    return written
+
+
+def _write_tables(report: RobustnessReport, out: Path, compare: list[tuple[str, str]] | None, alpha: float,
+                  plots_too: bool = True) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
     tables = [checks_table(report), *(comparison_table(report, a, b, alpha) for a, b in compare or [])]
     if report.annotations:
         tables.append(annotation_table(report))
-    images = [p for p in (delta_plot(s, out) for s in report.suites) if p is not None]
+    images = [p for p in (delta_plot(s, out) for s in report.suites) if p is not None] if plots_too else []
     written = write_all(out, "robustness", "Robustness of the metrics to perturbations", tables,
                         images=[p.name for p in images])
     return [*written, *images]

@@ -20,10 +20,10 @@ def test_checks_table_has_table7_layout_and_provenance():
     report = robustness.build_report(FIXTURE)
     assert [s.name for s in report.suites] == ["passive_form", "typos"]
     table = robustness.checks_table(report)
-    assert table.columns == ["perturbation", "check", "n", "validity", "bleu", "meteor"]
+    assert table.columns == ["corpus", "perturbation", "check", "n", "validity", "coverage", "bleu", "meteor"]
     # typos: METEOR passes 3 of 3 (Wilson 95 % [44, 100]), BLEU 0 of 3 ([0, 56]); the fixture predates units and
     # medians, so the cell falls back to the mean change; it names no validity card, so the row is unmeasured
-    assert table.rows[1] == ["typos", "invariant", "3", "UNMEASURED", "0% [0, 56] (Δ -49.367)",
+    assert table.rows[1] == ["dialogue", "typos", "invariant", "3", "UNMEASURED", "–", "0% [0, 56] (Δ -49.367)",
                              "100% [44, 100] (Δ -0.020)"]
     notes = "\n".join(table.notes)
     assert "Signature bleu: bleu|sacrebleu" in notes and "Suite typos: 3 cases" in notes and "commit" in notes
@@ -100,10 +100,10 @@ def test_cells_show_the_median_change_in_the_unit_and_the_raw_median():
 def test_compare_is_a_paired_exact_mcnemar_and_a_tie_without_significance(tmp_path, capsys):
     report = robustness.build_report(FIXTURE)
     table = robustness.comparison_table(report, "meteor", "bleu")
-    rows = {(r[0], r[1]): r for r in table.rows}
+    rows = {(r[1], r[2]): r for r in table.rows}
     # typos: METEOR passes all 3 cases, BLEU none: 3 discordant pairs, p = 2 * 0.5**3 = 0.25; Holm over 2 rows: 0.5
     typos = rows[("typos", "invariant")]
-    assert typos[2:] == ["3", "100% [44, 100]", "0% [0, 56]", "+100.0", "3", "0", "0.25", "0.5", "tie"]
+    assert typos[3:] == ["3", "100% [44, 100]", "0% [0, 56]", "+100.0", "3", "0", "0.25", "0.5", "tie"]
     assert main(["report", "robustness", "--from", str(FIXTURE), "--out", str(tmp_path / "o"),
                  "--compare", "meteor", "bleu"]) == 0
     assert "Paired comparison: meteor vs bleu" in capsys.readouterr().out

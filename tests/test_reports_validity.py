@@ -151,8 +151,8 @@ def test_robustness_table_shows_validity_marks_uninformative_rows_and_trained_fa
     _suite_output(out, "typos_space", "typos_space", "fp-t", {"rome": []})
     report = robustness.build_report(out, cards_dir=cards)
     table = robustness.checks_table(report)
-    assert table.columns == ["perturbation", "check", "n", "validity", "bleu", "rome"]
-    rows = {(r[0], r[1]): r for r in table.rows}
+    assert table.columns == ["corpus", "perturbation", "check", "n", "validity", "coverage", "bleu", "rome"]
+    rows = {(r[1], r[2]): r[:1] + r[2:5] + r[6:] for r in table.rows}  # as before corpora: without corpus, coverage
     assert rows["repetition", "decrease"][3] == "70% [40, 89] n=10 **uninformative**"
     assert rows["repetition", "decrease"][5].endswith("†") and not rows["repetition", "decrease"][4].endswith("†")
     assert rows["repetition", "mft"][3] == "–" and not rows["repetition", "mft"][5].endswith("†")
