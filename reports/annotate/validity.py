@@ -11,6 +11,7 @@ written there, because at a card's own path it would replace a judged card with 
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +36,7 @@ class ValiditySession:
         self.store = store
         self.annotator = annotator
         self.out = Path(out)
+        self._writing = threading.Lock()  # two tabs saving at once must not write the same temporary file
         self.index = {line.public_id: i for i, line in enumerate(self.lines)}
         if len(self.index) != len(self.lines):  # 48-bit digests of distinct keys: not expected to happen
             raise InputError("two card lines share an opaque id")
@@ -62,10 +64,11 @@ class ValiditySession:
                 "judgement": {"label": row.label, "note": row.note} if row else None}
 
     def write_if_complete(self) -> Path | None:
-        judged = self.store.current(self.lines, self.annotator)
-        if len(judged) < len(self.lines):
-            return None
-        return write_labelled_card(self.lines, judged, self.out)
+        with self._writing:
+            judged = self.store.current(self.lines, self.annotator)
+            if len(judged) < len(self.lines):
+                return None
+            return write_labelled_card(self.lines, judged, self.out)
 
 
 def create_validity_app(lines: list[CardLine], store: JudgementStore, annotator: str, out: Path,
