@@ -141,3 +141,64 @@ def test_rate_reload_resume_skip_export(server, browser, tmp_path):
     ]
     severe = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
     assert severe == [], severe
+
+
+VALIDITY_LINES = [
+    {"card": "adjective", "suite": "adjective_replacement", "corpus": "dialogue", "source_id": f"s{i}",
+     "text": "x serves cheap food .", "variant": variant, "edits": edits, "expectation": expectation,
+     "label": "", "note": "", "fingerprint": "fp", "seed": 1}
+    for i, (variant, edits, expectation) in enumerate([
+        ("x serves inexpensive food .", [{"start": 9, "end": 14, "old": "cheap", "new": "inexpensive"}], "invariant"),
+        ("x serves expensive food .", [{"start": 9, "end": 14, "old": "cheap", "new": "expensive"}], "decrease"),
+        (XSS, [], "invariant"),
+    ])
+]
+
+
+def test_validity_mode_judge_reload_and_write_the_card(browser, tmp_path):
+    from selenium.webdriver.common.keys import Keys
+
+    from reports.annotate.judgements import JudgementStore, load_todo_card
+    from reports.annotate.validity import create_validity_app
+    from reports.validity import load_card
+
+    todo = tmp_path / "adjective.todo.jsonl"
+    todo.write_text("".join(json.dumps(line) + "\n" for line in VALIDITY_LINES), encoding="utf-8")
+    store = JudgementStore(tmp_path / "store.sqlite")
+    httpd = serve(create_validity_app(load_todo_card(todo), store, "alice", tmp_path / "adjective.jsonl"),
+                  "127.0.0.1", 0)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{httpd.port}/"
+    try:
+        open_page(browser, url)
+        assert text(browser, "progress-text") == "0 / 3 judged" and text(browser, "original") == "x serves cheap food ."
+        assert [m.text for m in browser.find_elements("css selector", "#variant mark")] == ["inexpensive"]
+        assert [b.get_attribute("data-label") for b in browser.find_elements("css selector", "#labels button")] == [
+            "valid", "meaning_changed", "ungrammatical", "awkward"]
+        keys(browser, "1", Keys.ENTER)
+        wait_for(browser, "position", "2")
+        wait_for(browser, "progress-text", "1 / 3 judged")
+        keys(browser, "3", "n")  # broken, then a note; Enter in the note saves
+        browser.find_element("id", "note").send_keys("reversed?" + Keys.ENTER)
+        wait_for(browser, "position", "3")
+        assert text(browser, "variant") == XSS and browser.find_elements("css selector", "#variant *") == []
+        assert browser.execute_script("return window.pwned === undefined")
+        keys(browser, Keys.ENTER)  # no label yet: refused
+        wait_for(browser, "message", "Choose a label first.")
+        browser.find_element("css selector", '#labels button[data-label="meaning_changed"]').click()
+        browser.find_element("id", "save").click()
+        wait_for(browser, "message", "All 3 lines judged; card written: adjective.jsonl.")
+        browser.refresh()
+        open_page(browser, url)
+        assert text(browser, "progress-text") == "3 / 3 judged" and text(browser, "position") == "1"
+        keys(browser, Keys.ARROW_RIGHT)
+        wait_for(browser, "position", "2")
+        assert browser.find_element("id", "note").get_attribute("value") == "reversed?"
+        assert [b.get_attribute("data-label") for b in browser.find_elements("css selector", "button.chosen")] == ["broken"]
+        severe = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+        assert severe == [], severe
+    finally:
+        httpd.shutdown()
+        store.close()
+    card = load_card(tmp_path / "adjective.jsonl")
+    assert [(x["label"], x["note"]) for x in card] == [("valid", ""), ("broken", "reversed?"), ("meaning_changed", "")]

@@ -3,6 +3,9 @@
 ``rome annotate --cases CASES.jsonl --annotator NAME`` serves the annotation app on 127.0.0.1;
 ``rome annotate export`` writes the JSONL that ``rome report robustness --annotations`` reads;
 ``rome annotate agreement`` prints Cohen's / Fleiss' κ per criterion and the large disagreements.
+``rome annotate --validity TODO_CARD.jsonl --annotator NAME`` serves the validity mode instead: judge a
+card drawn by ``rome validity --draw`` against the rubric; the labelled card is written when every
+line is judged (``rome annotate export-card`` writes it from a store).
 """
 
 from __future__ import annotations
@@ -22,16 +25,21 @@ STORE_NAME = "annotations.sqlite"
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "annotate", help="rate cases in the browser; export ratings; inter-annotator agreement",
-        description="Without a sub-command: serve the annotation app (needs --cases and --annotator).")
+        description="Without a sub-command: serve the annotation app (needs --cases or --validity, and "
+                    "--annotator).")
     p.add_argument("--cases", type=Path, help="a suite's cases.jsonl, or JSONL with id, reference, hypothesis")
+    p.add_argument("--validity", type=Path, default=None, metavar="TODO_CARD",
+                   help="judge this unlabelled validity card (from `rome validity --draw`) instead of rating cases")
+    p.add_argument("--out", dest="card_out", type=Path, default=None, metavar="CARD",
+                   help="with --validity: where the labelled card goes (default: the todo path without .todo)")
     p.add_argument("--annotator", help="your name as stored with each rating")
     p.add_argument("--store", type=Path, default=None,
-                   help=f"SQLite file for the ratings (default: {STORE_NAME} beside the cases file)")
+                   help=f"SQLite file for the ratings or judgements (default: {STORE_NAME} beside the input)")
     p.add_argument("--host", default="127.0.0.1",
                    help="address to bind (default 127.0.0.1; anything else exposes the app to the network)")
     p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT}; 0: any free port)")
     p.set_defaults(handler=run)
-    actions = p.add_subparsers(dest="annotate_action", metavar="{export,agreement}")
+    actions = p.add_subparsers(dest="annotate_action", metavar="{export,agreement,export-card}")
 
     e = actions.add_parser("export", help="write the ratings as JSONL (the robustness report's --annotations)")
     e.add_argument("--store", dest="stores", type=Path, action="append", required=True,
@@ -46,10 +54,18 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="flag a case when two ratings of a criterion differ by this much (default 2: 1 vs 3)")
     a.add_argument("--json", type=Path, default=None, help="also write the full report as JSON here")
 
+    c = actions.add_parser("export-card", help="write the labelled validity card from a store's judgements")
+    c.add_argument("--store", dest="judgement_store", type=Path, required=True, metavar="STORE", help="the judgements' SQLite file")
+    c.add_argument("--validity", dest="todo", type=Path, required=True, metavar="TODO_CARD",
+                   help="the unlabelled card that was judged")
+    c.add_argument("--annotator", dest="judge", required=True, metavar="NAME", help="whose judgements to write")
+    c.add_argument("--out", dest="card_out", type=Path, default=None, metavar="CARD",
+                   help="the labelled card (default: the todo path without .todo)")
+
 
 def run(args: argparse.Namespace) -> int:
     """No sub-command serves the app; ``export`` and ``agreement`` work on stores only."""
-    handlers = {None: run_serve, "export": run_export, "agreement": run_agreement}
+    handlers = {None: run_serve, "export": run_export, "agreement": run_agreement, "export-card": run_export_card}
     return handlers[args.annotate_action](args)
 
 
@@ -71,15 +87,21 @@ def _is_loopback(host: str) -> bool:
 
 
 def run_serve(args: argparse.Namespace) -> int:
-    from reports.annotate.app import LOOPBACK_HOSTS, create_app, serve
+    from reports.annotate.app import LOOPBACK_HOSTS, create_app
     from reports.annotate.cases import load_cases
     from reports.annotate.store import AnnotationStore
 
+    if args.cases is not None and args.validity is not None:
+        raise InputError("give --cases (rate cases) or --validity (judge a card), not both")
+    if args.validity is not None:
+        return run_validity(args)
+    if args.card_out is not None:
+        raise InputError("--out goes with --validity (the labelled card); ratings are written by `export`")
     if args.cases is None:
-        raise InputError("--cases CASES.jsonl is required to serve the app (or use: export, agreement)")
+        raise InputError("--cases CASES.jsonl (or --validity TODO_CARD.jsonl) is required to serve the app "
+                         "(or use: export, agreement, export-card)")
     annotator = _check_annotator(args.annotator)
-    if not 0 <= args.port <= 65535:
-        raise InputError(f"--port must be 0-65535, got {args.port}")
+    _check_port(args.port)
     cases = load_cases(args.cases)
     store = AnnotationStore(args.store or args.cases.parent / STORE_NAME)
     known = {c.case_id: c.text_hash for c in cases}
@@ -87,18 +109,36 @@ def run_serve(args: argparse.Namespace) -> int:
     if stale:
         print(f"warning: {len(stale)} of your ratings were made when those cases had other texts; "
               "they count as not rated here", file=sys.stderr)
-    loopback = _is_loopback(args.host)
-    if not loopback:
-        print(f"warning: binding {args.host}: anyone who can reach this address can read the cases and "
-              "post ratings under your name", file=sys.stderr)
+    loopback = _warn_unless_loopback(args.host, "read the cases and post ratings")
     app = create_app(cases, store, annotator, trusted_hosts=LOOPBACK_HOSTS if loopback else None)
+    return _serve_until_stopped(app, args.host, args.port, store,
+                                f"annotating {len(cases)} cases as {annotator!r}; ratings go to {store.path}",
+                                "every saved rating is already on disk")
+
+
+def _check_port(port: int) -> None:
+    if not 0 <= port <= 65535:
+        raise InputError(f"--port must be 0-65535, got {port}")
+
+
+def _warn_unless_loopback(host: str, exposed: str) -> bool:
+    loopback = _is_loopback(host)
+    if not loopback:
+        print(f"warning: binding {host}: anyone who can reach this address can {exposed} under your name",
+              file=sys.stderr)
+    return loopback
+
+
+def _serve_until_stopped(app, host: str, port: int, store, banner: str, saved: str) -> int:
+    from reports.annotate.app import serve
+
     try:
-        server = serve(app, args.host, args.port)
+        server = serve(app, host, port)
     except OSError as exc:
-        raise InputError(f"cannot listen on {args.host}:{args.port} ({exc.strerror or exc})") from None
-    shown = f"[{args.host}]" if ":" in args.host else args.host
-    print(f"annotating {len(cases)} cases as {annotator!r}; ratings go to {store.path}\n"
-          f"open http://{shown}:{server.port}/  (Ctrl+C to stop; every saved rating is already on disk)",
+        store.close()
+        raise InputError(f"cannot listen on {host}:{port} ({exc.strerror or exc})") from None
+    shown = f"[{host}]" if ":" in host else host
+    print(f"{banner}\nopen http://{shown}:{server.port}/  (Ctrl+C to stop; {saved})",
           file=sys.stderr, flush=True)
     try:
         server.serve_forever()
@@ -107,6 +147,55 @@ def run_serve(args: argparse.Namespace) -> int:
     finally:
         server.server_close()
         store.close()
+    return 0
+
+
+def run_validity(args: argparse.Namespace) -> int:
+    """Serve the validity mode: judge the todo card's lines; the labelled card goes to --out when complete."""
+    from reports.annotate.app import LOOPBACK_HOSTS
+    from reports.annotate.judgements import JudgementStore, default_card_out, load_todo_card
+    from reports.annotate.validity import create_validity_app
+
+    annotator = _check_annotator(args.annotator)
+    _check_port(args.port)
+    lines = load_todo_card(args.validity)
+    out = _card_out(args.validity, args.card_out, default_card_out)
+    store = JudgementStore(args.store or args.validity.parent / STORE_NAME)
+    known = {line.key: line.text_hash for line in lines}
+    stale = [j for j in store.judgements(annotator).values() if j.line_key in known and j.text_hash != known[j.line_key]]
+    if stale:
+        print(f"warning: {len(stale)} of your judgements were made when those lines had other texts; "
+              "they count as not judged here", file=sys.stderr)
+    loopback = _warn_unless_loopback(args.host, "read the card and post judgements")
+    app = create_validity_app(lines, store, annotator, out, trusted_hosts=LOOPBACK_HOSTS if loopback else None)
+    done = app.extensions["validity_session"].progress()["done"]
+    return _serve_until_stopped(app, args.host, args.port, store,
+                                f"judging card {lines[0].card!r} ({done} / {len(lines)} judged) as {annotator!r}; "
+                                f"judgements go to {store.path}; the labelled card goes to {out} "
+                                "once every line is judged", "every saved judgement is already on disk")
+
+
+def _card_out(todo: Path, out: Path | None, default) -> Path:
+    out = out or default(todo)
+    if out.resolve() == todo.resolve():
+        raise InputError(f"--out {out} is the card being judged; write the labelled card elsewhere")
+    return out
+
+
+def run_export_card(args: argparse.Namespace) -> int:
+    from reports.annotate.judgements import (
+        JudgementStore,
+        default_card_out,
+        load_todo_card,
+        write_labelled_card,
+    )
+
+    lines = load_todo_card(args.todo)
+    out = _card_out(args.todo, args.card_out, default_card_out)
+    with JudgementStore(args.judgement_store, create=False) as store:
+        judged = store.current(lines, args.judge)
+    write_labelled_card(lines, judged, out)
+    print(f"wrote {len(lines)} judged lines of card {lines[0].card!r} by {args.judge!r} to {out}", file=sys.stderr)
     return 0
 
 
