@@ -16,6 +16,7 @@ import pytest
 
 from rome.core import fingerprint
 from rome.core.cache import ScoreCache
+from rome.core.engine import Corpus, ScoringEngine
 from rome.core.registry import build_metric, register, unregister
 
 METRIC_SOURCE = '''
@@ -64,14 +65,20 @@ def metric_folder(tmp_path, monkeypatch):
 PAIRS = (["the hotel is cheap", "a quiet bar"], ["the hotel is inexpensive", "a bar"])
 
 
+def _score(cache: ScoreCache) -> list[float]:
+    pairs = list(zip(*PAIRS))
+    engine = ScoringEngine({"constant": build_metric("constant_for_test")}, cache)
+    return engine.score(pairs, Corpus.of("two pairs", pairs))["constant"].tolist()
+
+
 def test_editing_a_metric_source_misses_the_cache(metric_folder):
     cache = ScoreCache(metric_folder / "scores.sqlite")
     first = write_metric(metric_folder, "0.25")
-    assert cache.score(build_metric("constant_for_test"), *PAIRS).tolist() == [0.25, 0.25]
-    assert cache.score(build_metric("constant_for_test"), *PAIRS).tolist() == [0.25, 0.25]
+    assert _score(cache) == [0.25, 0.25]
+    assert _score(cache) == [0.25, 0.25]
     assert first.calls == 2 and cache.hits == 2  # the second call came from the cache
     edited = write_metric(metric_folder, "0.75")  # same length: only the content differs
-    assert cache.score(build_metric("constant_for_test"), *PAIRS).tolist() == [0.75, 0.75]
+    assert _score(cache) == [0.75, 0.75]
     assert edited.calls == 2, "the edited metric was scored, not served from the cache"
 
 

@@ -19,7 +19,7 @@ from typing import Literal
 
 from rome.core.errors import InputError
 from rome.core.jsonl import read_jsonl
-from rome.data.novikova import NOVIKOVA_DATASETS, load_rows
+from rome.data.novikova import NOVIKOVA_DATASETS, load_rows, novikova_path
 
 Pairing = Literal["paraphrase", "self", "system"]
 
@@ -99,6 +99,10 @@ class Novikova:
         return [SourcePair(f"{source_id}-r{j}", rng.choice(refs[:j] + refs[j + 1 :]), original)
                 for j, original in enumerate(refs)]
 
+    def files(self) -> list[Path]:
+        """The data files read (their hash keys the cached cases)."""
+        return [Path(novikova_path(name)) for name in self.datasets]
+
     def describe(self) -> dict:
         return {"source": "novikova2017", "datasets": list(self.datasets), "n": self.n,
                 "seed": self.seed, "pairing": "+".join(self.pairings),
@@ -126,6 +130,9 @@ class JsonlPairs:
             rows.append(SourcePair(str(obj.get("id", number)), obj["reference"], obj["original"]))
         random.Random(self.seed).shuffle(rows)
         yield from rows
+
+    def files(self) -> list[Path]:
+        return [Path(self.path)]
 
     def describe(self) -> dict:
         return {"source": "jsonl", "path": str(self.path), "n": self.n, "seed": self.seed}
@@ -176,6 +183,11 @@ class ChallengeSet:
         """(reference, good) pairs, for code that walks any data source; suites use :meth:`load`."""
         for item in self.load()[1]:
             yield SourcePair(item.id, item.reference[0], item.good)
+
+    def files(self) -> list[Path]:
+        from rome.data.challenge import demetr_dir, expand_paths
+
+        return expand_paths(self.paths or (demetr_dir(),))[0]
 
     def describe(self) -> dict:
         return {"source": "challenge", "paths": list(self.paths) or ["<shipped DEMETR>"],
