@@ -31,7 +31,7 @@ from reports.stats import (
 from reports.stats import williams_matrix as williams_for
 from reports.tables import Table, fmt, provenance, write_all
 from rome.core.cache import ScoreCache
-from rome.core.engine import Corpus, ScoringEngine, cache_signature
+from rome.core.engine import Corpus, ScoringEngine
 from rome.core.errors import InputError, ResourceMissingError
 from rome.core.registry import build_metrics
 from rome.data.judged import JudgedDataset, JudgedItem, with_references
@@ -117,24 +117,21 @@ def score_metrics(items: list[JudgedItem], references: list[list[str]], config: 
     corpus = corpus or Corpus.of("the items scored", pairs)
     hits, misses = cache.hits, cache.misses
     out = ScoredMetrics()
-    metrics = {}
-    for name in config.metrics:
+    for name in config.metrics:  # metric by metric, so the progress bars say which one is running
+        tick = (lambda k, name=name: progress(name, k)) if progress else None
         try:
             metric = build_metrics([name], config.model)[name]
-            out.signatures[name] = cache_signature(metric, corpus)  # resolves weights: fails here, not mid-run
+            engine = ScoringEngine({name: metric}, cache)
+            out.scores[name] = engine.score(pairs, corpus, progress=tick)[name]
         except ResourceMissingError as exc:
             if not config.skip_unavailable:
                 raise
             out.skipped[name] = str(exc)
             continue
-        metrics[name] = metric
+        out.signatures[name] = engine.report.signatures[name]
         out.higher_is_better[name] = metric.higher_is_better
-    if not metrics:
+    if not out.scores:
         raise InputError(f"no metric could be scored: {'; '.join(f'{k}: {v}' for k, v in out.skipped.items())}")
-    engine = ScoringEngine(metrics, cache)
-    for name in metrics:  # metric by metric, so the progress bars say which one is running
-        tick = (lambda k, name=name: progress(name, k)) if progress else None
-        out.scores[name] = engine.score(pairs, corpus, names=[name], progress=tick)[name]
     out.cache = {"hits": cache.hits - hits, "misses": cache.misses - misses}
     return out
 

@@ -68,12 +68,12 @@ def test_rome_suite_runs_on_a_damaged_cache(tmp_path):
     path = filled(cache_dir / "scores.sqlite")
     damage(path, "header")
     env = {**os.environ, "ROME_CACHE_DIR": str(cache_dir)}
-    done = subprocess.run([sys.executable, "-m", "rome", "suite", "repetition", "--metric", "bleu", "--n", "5",
+    done = subprocess.run([sys.executable, "-m", "reports.cli", "suite", "repetition", "--metric", "bleu", "--n", "5",
                            "--out", str(tmp_path / "out")], capture_output=True, text=True, timeout=300, env=env)
     assert done.returncode in (0, 1) and "Traceback" not in done.stderr, done.stderr
     assert "is damaged" in done.stderr and (tmp_path / "out" / "summary.json").is_file()
     assert len(list(cache_dir.glob("scores.sqlite.corrupt-*"))) == 1
-    again = subprocess.run([sys.executable, "-m", "rome", "suite", "repetition", "--metric", "bleu", "--n", "5",
+    again = subprocess.run([sys.executable, "-m", "reports.cli", "suite", "repetition", "--metric", "bleu", "--n", "5",
                             "--out", str(tmp_path / "out2")], capture_output=True, text=True, timeout=300, env=env)
     assert again.returncode == done.returncode and "damaged" not in again.stderr
 

@@ -24,11 +24,11 @@ def test_bench_reports_floor_and_metrics():
 
 
 def test_bench_cli_json_and_bad_n():
-    done = subprocess.run([sys.executable, "-m", "rome", "bench", "--n", "10", "--metric", "bleu", "--json"],
+    done = subprocess.run([sys.executable, "-m", "reports.cli", "bench", "--n", "10", "--metric", "bleu", "--json"],
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["metrics"]["bleu"]["pairs_per_s"] > 0
-    bad = subprocess.run([sys.executable, "-m", "rome", "bench", "--n", "1"], capture_output=True, text=True)
+    bad = subprocess.run([sys.executable, "-m", "reports.cli", "bench", "--n", "1"], capture_output=True, text=True)
     assert bad.returncode == 2 and "--n must be at least 2" in bad.stderr
 
 

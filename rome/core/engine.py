@@ -384,7 +384,7 @@ class Processes(Executor):
     name = "processes"
 
     def __init__(self, workers: int | None = None) -> None:
-        self.workers = workers or default_workers()
+        self.workers = workers if workers is not None else default_workers()
         if self.workers < 1:
             raise InputError("--workers must be at least 1")
 
