@@ -120,7 +120,7 @@ class Metric(abc.ABC):
 
         The code hash covers the source of this class and its bases (the contract included),
         every project module they import, transitively (:func:`rome.core.fingerprint.code_fingerprint`),
-        and :meth:`fingerprint_files` (shared encoder, weights), so a cache keyed by the
+        and :meth:`fingerprint_files` (weights), so a cache keyed by the
         signature misses after an edit or a retrain without anyone bumping a version.
         """
         fields = (*self._signature_fields(), ("harness", HARNESS_VERSION), ("code", self.code_fingerprint()))
@@ -131,15 +131,12 @@ class Metric(abc.ABC):
         return code_fingerprint(*type(self).__mro__, files=self.fingerprint_files())
 
     def fingerprint_files(self) -> list[Path]:
-        """Files beyond the class's own modules whose change changes a score (code it calls, weights).
+        """Files beyond the code the class imports whose change changes a score: weights, data.
 
-        Encoder-based metrics (``uses_encoder``) include the shared encoder's code.
+        The code is found by :func:`~rome.core.fingerprint.code_fingerprint` (every project module
+        the class's modules import, transitively: the shared encoder for encoder-based metrics).
         """
-        if not self.uses_encoder:
-            return []
-        from rome.core import encoder
-
-        return [Path(encoder.__file__)]
+        return []
 
     @property
     def worst_score(self) -> float:
