@@ -252,3 +252,13 @@ def test_ray_actors_give_the_rows_of_this_process():
         if name in ("bleu", "meteor"):
             assert remote[name].tolist() == here[name].tolist()
         np.testing.assert_allclose(remote[name], here[name], atol=1e-5, rtol=0)
+
+
+def test_rome_score_in_worker_processes_writes_the_output_of_this_process(tmp_path):
+    pairs = [(f"the hotel number {i} is cheap", ["the hotel is cheap", f"hotel {i} is not expensive"]) for i in range(12)]
+    source = _write_jsonl(tmp_path / "in.jsonl", [{"id": i, "hypothesis": h, "reference": r}
+                                                  for i, (h, r) in enumerate(pairs)])
+    args = ["score", "--input", str(source), "--metric", "bleu", "--metric", "chrf", "--no-cache", "--chunk-size", "2"]
+    assert main([*args, "--output", str(tmp_path / "here.jsonl")]) == 0
+    assert main([*args, "--output", str(tmp_path / "there.jsonl"), "--engine", "processes", "--workers", "2"]) == 0
+    assert (tmp_path / "here.jsonl").read_text() == (tmp_path / "there.jsonl").read_text()
