@@ -2,7 +2,8 @@
 
 The unavoidable cost of the model-based metrics is one encoder forward pass per unique
 sentence; the bench measures that floor on the same sentences and reports every metric,
-and all metrics together, relative to it. Each metric is timed with a cold embedding cache
+and all metrics together, relative to it. Metrics are timed as every command runs them: through
+the one engine (:mod:`rome.core.engine`: unique pairs, chunks, idf fitted once), with no cache. Each metric is timed with a cold embedding cache
 but a loaded model, so model loading is not counted (it is a one-off per process).
 """
 
@@ -16,8 +17,9 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from rome.core.encoder import Encoder, get_encoder
+from rome.core.engine import Corpus, ScoringEngine
 from rome.core.parsing import clear_parse_caches
-from rome.core.registry import build_metrics, expand_metric_names
+from rome.core.registry import expand_metric_names
 from rome.data.novikova import load_rows
 from rome.metric.profiling import rome_step_times
 
@@ -35,9 +37,11 @@ class BenchResult:
     bert_score_package: dict[str, float] = field(default_factory=dict)
     rome_steps_s: dict[str, float] = field(default_factory=dict)
     peak_rss_mb: float = 0.0
+    #: each metric's scores of the pairs, in order (kept out of the JSON: a bench reports times)
+    scores: dict[str, list[float]] = field(default_factory=dict, repr=False)
 
     def to_json(self) -> str:
-        return json.dumps(asdict(self), indent=2)
+        return json.dumps({k: v for k, v in asdict(self).items() if k != "scores"}, indent=2)
 
 
 def load_pairs(n: int) -> tuple[list[str], list[str]]:
@@ -73,8 +77,11 @@ def bench_bert_score_package(hyps: list[str], refs: list[str], encoder: Encoder)
     return {"seconds": seconds, "pairs_per_s": len(hyps) / seconds}
 
 
-def run_bench(n: int = 1000, metrics: list[str] | None = None, model: str | None = None) -> BenchResult:
-    hyps, refs = load_pairs(n)
+def run_bench(n: int = 1000, metrics: list[str] | None = None, model: str | None = None,
+              pairs: tuple[list[str], list[str]] | None = None) -> BenchResult:
+    """Time every metric on ``n`` shipped pairs (or ``pairs``) through the one engine, without the score
+    cache (every pair is computed), idf-like metrics fitted on these pairs (the engine's corpus rule)."""
+    hyps, refs = pairs if pairs is not None else load_pairs(n)
     unique = list(dict.fromkeys(hyps + refs))
     floor_encoder = Encoder(model)
     floor_encoder.encode(unique[:4])  # load the model outside the timing
@@ -86,19 +93,22 @@ def run_bench(n: int = 1000, metrics: list[str] | None = None, model: str | None
         encoder=floor_encoder.name, encoder_floor_s=floor,
     )
     names = expand_metric_names(metrics or ["all"])
-    built = build_metrics(names, model)
-    for metric in built.values():
+    engine = ScoringEngine.build(names, model)
+    scored = list(zip(hyps, refs))
+    corpus = Corpus.of(f"rome bench: all {len(scored)} pairs timed", scored)
+    for metric in engine.metrics.values():
         metric.score(hyps[:2], refs[:2])  # load models, parsers, WordNet
-    for name, metric in built.items():
+    for name in names:
         _cold(model)
-        seconds, _ = _timed(lambda m=metric: m.score(hyps, refs))
+        seconds, values = _timed(lambda name=name: engine.score(scored, corpus, names=[name])[name])
         result.metrics[name] = {"seconds": seconds, "pairs_per_s": len(hyps) / seconds, "over_floor": seconds / floor}
-    if "rome" in built and model is None:
+        result.scores[name] = values.tolist()
+    if "rome" in engine.metrics and model is None:
         result.rome_steps_s = rome_step_times(hyps, refs)
     _cold(model)
-    result.all_metrics_s, _ = _timed(lambda: [m.score(hyps, refs) for m in built.values()])
+    result.all_metrics_s, _ = _timed(lambda: engine.score(scored, corpus))
     result.all_over_floor = result.all_metrics_s / floor
-    if "bertscore" in built:
+    if "bertscore" in engine.metrics:
         package = bench_bert_score_package(hyps, refs, floor_encoder)
         ours = result.metrics["bertscore"]["pairs_per_s"]
         result.bert_score_package = {**package, "ours_over_package": ours / package["pairs_per_s"]}

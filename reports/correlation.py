@@ -4,7 +4,8 @@ Per dataset, per system (WebNLG: per team) and pooled: Spearman ρ, Pearson r an
 with percentile-bootstrap 95% CIs (items resampled, the same seeded resamples for every
 metric), and a Williams-test matrix between metrics on the same human scores. The reference
 is the human references or the meaning representation as text (the paper's Table 1
-protocol). Scores go through the one score cache (:mod:`rome.core.cache`), so reruns resume.
+protocol). Scores go through the one engine and score cache (:mod:`rome.core.engine`), so reruns
+resume; idf-like metrics are fitted on every item of the dataset with the chosen reference.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from reports.stats import (
 from reports.stats import williams_matrix as williams_for
 from reports.tables import Table, fmt, provenance, write_all
 from rome.core.cache import ScoreCache
+from rome.core.engine import Corpus, ScoringEngine
 from rome.core.errors import InputError, ResourceMissingError
 from rome.core.registry import build_metrics
 from rome.data.judged import JudgedDataset, JudgedItem, with_references
@@ -106,24 +108,27 @@ class ScoredMetrics:
 
 
 def score_metrics(items: list[JudgedItem], references: list[list[str]], config: CorrelationConfig,
-                  cache: ScoreCache, progress: Callable[[str, int], None] | None = None) -> ScoredMetrics:
-    """Score every metric (through the disk cache); with ``config.skip_unavailable`` a metric whose
-    model or weights are missing is left out and its reason kept, instead of failing the report."""
-    hyps = [it.hypothesis for it in items]
+                  cache: ScoreCache, progress: Callable[[str, int], None] | None = None,
+                  corpus: Corpus | None = None) -> ScoredMetrics:
+    """Score every metric through the one engine and the disk cache; with ``config.skip_unavailable`` a
+    metric whose model or weights are missing is left out and its reason kept, instead of failing the
+    report. Idf-like metrics are fitted on ``corpus`` (default: these pairs)."""
+    pairs = [(it.hypothesis, tuple(refs)) for it, refs in zip(items, references)]
+    corpus = corpus or Corpus.of("the items scored", pairs)
     hits, misses = cache.hits, cache.misses
     out = ScoredMetrics()
-    for name in config.metrics:
+    for name in config.metrics:  # metric by metric, so the progress bars say which one is running
         tick = (lambda k, name=name: progress(name, k)) if progress else None
         try:
             metric = build_metrics([name], config.model)[name]
-            signature = str(metric.signature())
-            out.scores[name] = cache.score(metric, hyps, references, progress=tick)
+            engine = ScoringEngine({name: metric}, cache)
+            out.scores[name] = engine.score(pairs, corpus, progress=tick)[name]
         except ResourceMissingError as exc:
             if not config.skip_unavailable:
                 raise
             out.skipped[name] = str(exc)
             continue
-        out.signatures[name] = signature
+        out.signatures[name] = engine.report.signatures[name]
         out.higher_is_better[name] = metric.higher_is_better
     if not out.scores:
         raise InputError(f"no metric could be scored: {'; '.join(f'{k}: {v}' for k, v in out.skipped.items())}")
@@ -149,13 +154,21 @@ def correlate_groups(result: CorrelationResult) -> None:
                 result.williams[(group, criterion)] = williams_for(oriented, human, "spearman")
 
 
+def dataset_corpus(dataset: JudgedDataset, reference: str) -> Corpus:
+    """The corpus rule for this command: every item of the dataset that has the chosen reference, before
+    ``--n`` samples it, so a sampled run and a full one give a pair the same score (and share the cache)."""
+    items, references, _ = with_references(dataset.items, reference)
+    return Corpus.of(f"rome report correlation: all {len(items)} items of {dataset.name} with {reference} references",
+                     [(it.hypothesis, tuple(refs)) for it, refs in zip(items, references)])
+
+
 def run_correlation(dataset: JudgedDataset, config: CorrelationConfig, cache: ScoreCache,
                     progress: Callable[[str, int], None] | None = None) -> CorrelationResult:
     selected = select_items(dataset.items, config.n_items, config.seed)
     items, references, left_out = with_references(selected, config.reference)
     if len(items) < 4:
         raise InputError(f"{dataset.name}: only {len(items)} items can be scored with {config.reference} references")
-    scored = score_metrics(items, references, config, cache, progress)
+    scored = score_metrics(items, references, config, cache, progress, dataset_corpus(dataset, config.reference))
     result = CorrelationResult(dataset, config, items, scored.scores, scored.signatures, scored.higher_is_better,
                                left_out, cache=scored.cache, skipped=scored.skipped)
     correlate_groups(result)

@@ -12,7 +12,7 @@ from challenge_samples import CONTROLS, GENERIC, demetr_slice, write_jsonl
 from baselines.sacrebleu_metrics import BLEU
 from reports.cli import main
 from rome.core.cache import ScoreCache
-from suites.harness.pair_scoring import PairScorer, order_pairs
+from rome.core.engine import Corpus, ScoringEngine, order_pairs
 
 FILES = (*CONTROLS, "minor_id31_full_lower", "critical_id9_ne_replaced")
 
@@ -114,13 +114,13 @@ def interrupted_on_third_call(metric):
 
 def test_an_interrupted_run_resumes_after_its_last_committed_chunk(env):
     pairs = order_pairs([(f"the cat sat on mat number {i}", "the cat sat on the mat") for i in range(50)])
-    corpus = ([h for h, _ in pairs], [r for _, r in pairs])
+    corpus = Corpus.of("the test's pairs", pairs)
     cache = ScoreCache(env / "cache.sqlite")
     with pytest.raises(KeyboardInterrupt):
-        PairScorer({"bleu": interrupted_on_third_call(BLEU())}, cache, corpus, chunk_size=10).score(pairs)
+        ScoringEngine({"bleu": interrupted_on_third_call(BLEU())}, cache, chunk_size=10).score(pairs, corpus)
     assert cache.count() == 20  # two chunks committed before the interruption
-    resumed = PairScorer({"bleu": BLEU()}, cache, corpus, chunk_size=10)
-    scores = resumed.score(pairs)["bleu"]
+    resumed = ScoringEngine({"bleu": BLEU()}, cache, chunk_size=10)
+    scores = resumed.score(pairs, corpus)["bleu"]
     assert resumed.report.cached == {"bleu": 20} and resumed.report.computed == {"bleu": 30}
     fresh = BLEU().score([h for h, _ in pairs], [r for _, r in pairs])
     assert np.array_equal(scores, fresh)
@@ -145,7 +145,7 @@ def test_a_worker_ends_when_its_command_is_killed(tmp_path):
     import sys
     import time
 
-    worker = "from suites.harness.pair_scoring import _exit_with_parent; import time; _exit_with_parent(0.1); time.sleep(60)"
+    worker = "from rome.core.engine import _exit_with_parent; import time; _exit_with_parent(0.1); time.sleep(60)"
     command = (f"import subprocess, sys, time; p = subprocess.Popen([sys.executable, '-c', {worker!r}]); "
                "print(p.pid, flush=True); time.sleep(60)")
     parent = subprocess.Popen([sys.executable, "-c", command], stdout=subprocess.PIPE, text=True)

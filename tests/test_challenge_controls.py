@@ -8,10 +8,10 @@ from challenge_samples import CONTROLS, demetr_slice
 
 from reports.challenge import build_result, item_pairs
 from rome.core.cache import ScoreCache
+from rome.core.engine import Corpus, ScoringEngine, order_pairs
 from rome.core.registry import build_metrics, expand_metric_names
 from rome.data.challenge import load_challenge
 from suites.harness.checks import MetricInfo
-from suites.harness.pair_scoring import PairScorer, order_pairs
 
 METRICS = expand_metric_names(["all"])
 
@@ -22,7 +22,7 @@ def result(tmp_path_factory):
     items = load_challenge([folder]).items
     pairs = order_pairs(item_pairs(items))
     metrics = build_metrics(METRICS)
-    scores = PairScorer(metrics, ScoreCache(None), ([h for h, _ in pairs], [r for _, r in pairs])).score(pairs)
+    scores = ScoringEngine(metrics, ScoreCache(None)).score(pairs, Corpus.of("the control items", pairs))
     return build_result(items, pairs, scores, {m: MetricInfo.of(m, x) for m, x in metrics.items()})
 
 

@@ -14,9 +14,9 @@ from reports.challenge import (
     build_result,
     item_pairs,
 )
+from rome.core.engine import order_pairs
 from rome.data.challenge import ChallengeItem, load_challenge
 from suites.harness.checks import MetricInfo
-from suites.harness.pair_scoring import order_pairs
 from suites.harness.pairwise import TIE_TOLERANCE, is_tie, prefers
 
 BLEU_INFO = MetricInfo("bleu", True, (0.0, 100.0))

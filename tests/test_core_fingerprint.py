@@ -16,6 +16,7 @@ import pytest
 
 from rome.core import fingerprint
 from rome.core.cache import ScoreCache
+from rome.core.engine import Corpus, ScoringEngine
 from rome.core.registry import build_metric, register, unregister
 
 METRIC_SOURCE = '''
@@ -64,14 +65,20 @@ def metric_folder(tmp_path, monkeypatch):
 PAIRS = (["the hotel is cheap", "a quiet bar"], ["the hotel is inexpensive", "a bar"])
 
 
+def _score(cache: ScoreCache) -> list[float]:
+    pairs = list(zip(*PAIRS))
+    engine = ScoringEngine({"constant": build_metric("constant_for_test")}, cache)
+    return engine.score(pairs, Corpus.of("two pairs", pairs))["constant"].tolist()
+
+
 def test_editing_a_metric_source_misses_the_cache(metric_folder):
     cache = ScoreCache(metric_folder / "scores.sqlite")
     first = write_metric(metric_folder, "0.25")
-    assert cache.score(build_metric("constant_for_test"), *PAIRS).tolist() == [0.25, 0.25]
-    assert cache.score(build_metric("constant_for_test"), *PAIRS).tolist() == [0.25, 0.25]
+    assert _score(cache) == [0.25, 0.25]
+    assert _score(cache) == [0.25, 0.25]
     assert first.calls == 2 and cache.hits == 2  # the second call came from the cache
     edited = write_metric(metric_folder, "0.75")  # same length: only the content differs
-    assert cache.score(build_metric("constant_for_test"), *PAIRS).tolist() == [0.75, 0.75]
+    assert _score(cache) == [0.75, 0.75]
     assert edited.calls == 2, "the edited metric was scored, not served from the cache"
 
 
@@ -267,3 +274,100 @@ def test_a_helper_the_perturbation_imports_is_part_of_its_fingerprint(tmp_path, 
     finally:
         for name in ("pkg_4712.doubler", "pkg_4712"):
             sys.modules.pop(name, None)
+
+
+# -- one fingerprint: every project module imported, transitively, and the data files read -----
+@pytest.fixture
+def rome_copy(tmp_path, monkeypatch):
+    """The ``rome`` package's sources copied to a temporary folder that fingerprints read instead of the
+    checkout's (the modules running stay the checkout's: only the hashed files are the copies)."""
+    import rome
+
+    copy = tmp_path / "rome"
+    shutil.copytree(Path(rome.__file__).parent, copy, ignore=shutil.ignore_patterns("__pycache__", "weights", "*.json",
+                                                                                      "*.safetensors"))
+    monkeypatch.setitem(fingerprint._root_memo, "rome", [copy])
+    return copy
+
+
+def _touch(path: Path) -> None:
+    path.write_text(path.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
+
+
+def test_editing_a_module_a_perturbation_imports_from_another_package_changes_its_fingerprint(rome_copy):
+    """passive.py imports rome/core/parsing.py (through _clause.py / _protected.py), outside perturbations/."""
+    from perturbations.registry import build_perturbation
+    from suites.harness.spec import perturbation_fingerprint
+
+    passive = build_perturbation("passive")
+    closure = fingerprint.module_closure(type(passive))
+    assert "rome.core.parsing" in closure and "rome.data.novikova" in closure and "rome.core.cache" not in closure
+    assert closure["rome.core.parsing"] == (rome_copy / "core" / "parsing.py").resolve()
+    before = perturbation_fingerprint(passive)
+    _touch(rome_copy / "core" / "cache.py")  # not imported by the perturbation: its cards stay current
+    assert perturbation_fingerprint(passive) == before
+    _touch(rome_copy / "core" / "parsing.py")
+    assert perturbation_fingerprint(passive) != before
+
+
+def test_editing_the_data_a_perturbation_reads_changes_its_fingerprint(tmp_path, monkeypatch):
+    """_protected.py reads the Novikova slot values: their files are part of the fingerprint by content."""
+    from perturbations.registry import build_perturbation
+    from rome.core.paths import shared_dir
+    from suites.harness.spec import perturbation_fingerprint
+
+    shared = tmp_path / "shared"
+    (shared / "data").mkdir(parents=True)
+    shutil.copytree(shared_dir() / "data" / "novikova2017", shared / "data" / "novikova2017")
+    monkeypatch.setenv("ROME_SHARED", str(shared))
+    passive = build_perturbation("passive")
+    before = perturbation_fingerprint(passive)
+    bagel = shared / "data" / "novikova2017" / "bagel.jsonl"
+    bagel.chmod(0o644)
+    bagel.write_bytes(bagel.read_bytes().replace(b"riverside", b"riversidE", 1))
+    assert perturbation_fingerprint(passive) != before
+
+
+def test_a_metric_code_hash_covers_the_project_modules_it_imports_transitively(rome_copy):
+    """MoverScore imports the encoder, which imports rome/core/hub.py: editing hub.py re-signs MoverScore."""
+    from baselines.moverscore import MoverScore
+    from baselines.sacrebleu_metrics import BLEU
+
+    metric = MoverScore()
+    assert "rome.core.hub" in fingerprint.module_closure(*type(metric).__mro__)
+    mover, bleu = metric.code_fingerprint(), BLEU().code_fingerprint()
+    _touch(rome_copy / "core" / "hub.py")
+    assert metric.code_fingerprint() != mover
+    assert BLEU().code_fingerprint() == bleu  # BLEU imports no encoder
+
+
+def test_editing_a_suite_data_file_rebuilds_its_cached_cases(tmp_path):
+    """The case-cache key holds the data file's hash: same path and settings, new content, new cases."""
+    from suites.harness import Decrease, JsonlPairs, Suite
+    from suites.harness.runner import SuiteRun
+
+    class Doubled(__import__("perturbations.base", fromlist=["Perturbation"]).Perturbation):
+        kind = "doubled_for_test"
+        calls = 0
+
+        def _apply(self, text, rng):
+            from perturbations.base import Result, Variant
+
+            type(self).calls += 1
+            return Result(text, (Variant(text + " " + text, self.kind, "decrease"),))
+
+    data = tmp_path / "pairs.jsonl"
+    data.write_text('{"id": "a", "reference": "the hotel is cheap", "original": "a cheap hotel"}\n', encoding="utf-8")
+    cache = ScoreCache(tmp_path / "scores.sqlite")
+
+    def cases():
+        suite = Suite(name="data_hash_test", data=JsonlPairs(str(data)), perturbation=Doubled(), metrics=["bleu"],
+                      checks=[Decrease()])
+        return SuiteRun(suite, cache=cache).cases
+
+    first = cases()
+    assert cases() == first and Doubled.calls == 1  # the second run came from the case cache
+    data.write_text('{"id": "a", "reference": "the hotel is cheap", "original": "an inexpensive hotel"}\n',
+                    encoding="utf-8")
+    second = cases()
+    assert Doubled.calls == 2 and second[0].original == "an inexpensive hotel"

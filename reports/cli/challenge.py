@@ -52,14 +52,14 @@ def _validate(args: argparse.Namespace) -> None:
 
 def _build(names: list[str], model: str | None, corpus) -> tuple[dict[str, Any], dict[str, str]]:
     """The metrics that can run here; with several, one that cannot is left out (said), else an error."""
-    from rome.core.cache import cache_signature
+    from rome.core.engine import cache_signature
     from rome.core.registry import build_metrics
 
     metrics, unavailable = {}, {}
     for name in names:
         try:
             metric = build_metrics([name], model)[name]
-            cache_signature(metric, *corpus)  # resolves weights and versions: fails here, not mid-run
+            cache_signature(metric, corpus)  # resolves weights and versions: fails here, not mid-run
         except ResourceMissingError as exc:
             if len(names) == 1:
                 raise
@@ -84,12 +84,12 @@ def _describe_input(data, items) -> str:
     return line
 
 
-def _score_with_progress(scorer, pairs) -> dict:
+def _score_with_progress(engine, pairs, corpus) -> dict:
     """Score with a progress bar over the (pair, metric) scores still missing; say how many were cached."""
     from tqdm import tqdm
 
     bars: list[tqdm] = []
-    wanted = len(pairs) * len(scorer.metrics)
+    wanted = len(pairs) * len(engine.metrics)
 
     def start(total: int) -> None:
         if wanted - total:
@@ -98,7 +98,7 @@ def _score_with_progress(scorer, pairs) -> dict:
                          disable=total == 0))
 
     try:
-        return scorer.score(pairs, progress=lambda k: bars[0].update(k), on_start=start)
+        return engine.score(pairs, corpus, progress=lambda k: bars[0].update(k), on_start=start)
     finally:
         for bar in bars:
             bar.close()
@@ -110,11 +110,11 @@ def run(args: argparse.Namespace) -> int:
     from reports.challenge_output import comparison_table, summary_markdown, write_outputs
     from reports.tables import to_markdown
     from rome.core.cache import ScoreCache, default_cache_path
+    from rome.core.engine import CHUNK_SIZE, Corpus, MetricRecipe, Processes, ScoringEngine, order_pairs
     from rome.core.paths import output_dir
     from rome.core.registry import expand_metric_names
     from rome.data.challenge import load_challenge, sample_per_category
     from suites.harness.checks import MetricInfo
-    from suites.harness.pair_scoring import CHUNK_SIZE, PairScorer, default_workers, order_pairs
 
     started = time.perf_counter()
     data = load_challenge(args.paths)
@@ -123,17 +123,17 @@ def run(args: argparse.Namespace) -> int:
     pairs = order_pairs(item_pairs(items))
     # idf-weighted metrics are fitted on every usable item read (not the sample): a sampled run, a full
     # run and a resumed one give the same pair the same score and share the cache
-    corpus_pairs = order_pairs(item_pairs(data.items))
-    corpus = ([h for h, _ in corpus_pairs], [r for _, r in corpus_pairs])
+    corpus = Corpus.of(f"rome challenge: every usable item of {len(data.files)} file(s) read, with the '.' control",
+                       item_pairs(data.items))
     metrics, unavailable = _build(expand_metric_names(args.metric or ["all"]), args.model, corpus)
     for a, b in args.compare or []:  # before any scoring: a name that is not scored is a one-line error
         if a == b or a not in metrics or b not in metrics:
             raise InputError(f"--compare {a} {b}: give two different metrics of this run ({', '.join(metrics)})")
     cache = ScoreCache(None if args.no_cache else default_cache_path())
-    scorer = PairScorer(metrics, cache, corpus, model=args.model, workers=args.workers or default_workers(),
-                        chunk_size=args.chunk_size or CHUNK_SIZE)
+    engine = ScoringEngine(metrics, cache, Processes(args.workers), chunk_size=args.chunk_size or CHUNK_SIZE,
+                           recipe=MetricRecipe(tuple(metrics), args.model))
     loaded = time.perf_counter()
-    scores = _score_with_progress(scorer, pairs)
+    scores = _score_with_progress(engine, pairs, corpus)
     scored = time.perf_counter()
     infos = {m: MetricInfo.of(m, metric) for m, metric in metrics.items()}
     result = build_result(items, pairs, scores, infos, args.seed, args.bootstrap)
@@ -145,11 +145,11 @@ def run(args: argparse.Namespace) -> int:
         "n_per_category": args.n_per_category, "bootstrap": args.bootstrap,
         "sampled": (f"Sample: at most {args.n_per_category} items per category (seed {args.seed}) of "
                     f"{len(data.items)} usable items" if args.n_per_category else ""),
-        "signatures": scorer.report.signatures, "unavailable": unavailable,
-        "scores": {"computed": scorer.report.computed, "cached": scorer.report.cached,
-                   "workers": scorer.report.workers,
-                   "cpu_seconds": {m: round(s, 1) for m, s in scorer.report.cpu_seconds.items()}},
-        "idf_corpus": f"{len(corpus_pairs)} unique pairs of all {len(data.items)} usable items read",
+        "signatures": engine.report.signatures, "unavailable": unavailable,
+        "scores": {"computed": engine.report.computed, "cached": engine.report.cached,
+                   "workers": engine.report.workers,
+                   "cpu_seconds": {m: round(s, 1) for m, s in engine.report.cpu_seconds.items()}},
+        "idf_corpus": corpus.describe(),
         "timings_s": {"load": round(loaded - started, 2), "scoring": round(scored - loaded, 2)},
     }
     meta["timings_s"]["total_before_writing"] = round(time.perf_counter() - started, 2)

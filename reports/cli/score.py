@@ -1,7 +1,9 @@
 """``rome score``: score (hypothesis, reference) pairs with any registered metrics.
 
-Long inputs are scored in chunks and appended to the output as they finish, so an
-interrupted run loses at most one chunk and ``--resume`` picks up after the last id written.
+Pairs go through the one engine (:mod:`rome.core.engine`): scored in chunks, committed to the
+score cache and appended to the output as they finish, so an interrupted run loses at most one
+chunk and ``--resume`` picks up after the last id written. Idf-like metrics are fitted on every
+pair of the input (the engine's corpus rule), also when resuming.
 Nothing already on disk is lost: the output may not be the input (as a file, whatever the
 spelling), ``--force`` writes a new file and renames it over the old one only when it is
 complete, and a fresh run that fails before its first row leaves no empty file behind.
@@ -40,11 +42,16 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                         "missing from rows already there")
     p.add_argument("--force", action="store_true",
                    help="overwrite an existing --output (replaced only once the new output is complete)")
-    p.add_argument("--chunk-size", type=int, default=512, help="pairs scored and written per step")
-    p.add_argument("--engine", choices=("local", "ray"), default="local",
-                   help="local (default) or ray: same input and output, scored on Ray actors")
+    p.add_argument("--chunk-size", type=int, default=None,
+                   help="pairs scored and committed per step (default 256, the engine's chunk)")
+    p.add_argument("--engine", choices=("local", "processes", "ray"), default="local",
+                   help="local (default: this process), processes (--workers spawned processes) or ray "
+                        "(Ray actors): same input, same output")
     p.add_argument("--ray-address", default=None, help="Ray cluster address (default: RAY_ADDRESS or a local instance)")
-    p.add_argument("--workers", type=int, default=None, help="Ray actors to start (default: one per CPU)")
+    p.add_argument("--workers", type=int, default=None,
+                   help="processes or Ray actors to start (default: one per core; processes at most 4)")
+    p.add_argument("--no-cache", action="store_true",
+                   help="do not read or write the score cache (default: scores are cached, so a rerun is instant)")
     p.set_defaults(handler=run)
 
 
@@ -72,8 +79,10 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("give --input FILE, or --hyp TEXT with --ref TEXT")
     if args.input is not None and args.hyp is not None:
         raise InputError("give either --input or --hyp/--ref, not both")
-    if args.chunk_size < 1:
+    if args.chunk_size is not None and args.chunk_size < 1:
         raise InputError("--chunk-size must be at least 1")
+    if args.workers is not None and args.workers < 1:
+        raise InputError("--workers must be at least 1")
     if args.hyp is not None:
         return _score_single(args)
     return _score_file(args)
@@ -87,17 +96,19 @@ def _score_single(args: argparse.Namespace) -> int:
     if not args.ref and _references_needed(names):
         raise InputError("--hyp needs at least one --ref")
     refs: str | list[str] | None = None if not args.ref else args.ref[0] if len(args.ref) == 1 else args.ref
-    from rome.core.registry import build_metrics as build
+    from rome.core.engine import Corpus, ScoringEngine
 
+    engine = ScoringEngine.build(names, args.model)
+    corpus = Corpus.of("rome score --hyp/--ref: the one pair", [(args.hyp, refs)])
     rows = []
-    for name, metric in build(names, args.model).items():
+    for name, metric in engine.metrics.items():
         explain = getattr(metric, "explain", None)
         if callable(explain) and refs is not None:  # metrics with components (RoMe) show them, as in its Table 2
             for key, value in explain(args.hyp, refs).items():
                 rows.append((key, value, ""))
         else:
-            score = metric.score([args.hyp], None if refs is None else [refs])[0]
-            rows.append((name, float(score), str(metric.signature())))
+            score = engine.score([(args.hyp, refs)], corpus, names=[name])[name][0]
+            rows.append((name, float(score), engine.report.signatures[name]))
     width = max(len(r[0]) for r in rows)
     for key, value, sig in rows:
         print(f"{key:<{width}}  {value:9.4f}  {sig}".rstrip())
@@ -140,33 +151,42 @@ def _score_file(args: argparse.Namespace) -> int:
     _check_paths(args)
     names = _metric_names(args)
     items = _load_pairs(args.input, _references_needed(names))
+    from rome.core.cache import ScoreCache, default_cache_path
+    from rome.core.engine import CHUNK_SIZE, Corpus, ScoringEngine, get_executor
     from rome.core.files import replaced_when_complete
-    from rome.core.scoring import get_engine
 
-    options = {"address": args.ray_address, "workers": args.workers} if args.engine == "ray" else {}
-    engine = get_engine(args.engine, **options)
+    executor = get_executor(args.engine, workers=args.workers, address=args.ray_address)
+    cache = ScoreCache(None if args.no_cache else default_cache_path())
+    engine = ScoringEngine.build(names, args.model, cache, executor, args.chunk_size or CHUNK_SIZE)
+    # the corpus rule: idf-like metrics are fitted on every pair of the input, also when resuming
+    corpus = Corpus.of(f"rome score --input {args.input}: all {len(items)} lines", _pairs(items))
     if args.resume and args.output.exists():
-        todo = _resume(args, engine, items, names)
-        written = _append(args.output, _scored(args, engine, todo, items, names))
+        todo = _resume(args, engine, corpus, items, names)
+        written = _append(args.output, _scored(args, engine, todo, corpus, names))
     elif args.output.exists():  # --force: the old output stays whole until the new one is
         with replaced_when_complete(args.output) as out:
-            written = _write(out, _scored(args, engine, items, items, names))
+            written = _write(out, _scored(args, engine, items, corpus, names))
     else:
-        written = _append(args.output, _scored(args, engine, items, items, names))
+        written = _append(args.output, _scored(args, engine, items, corpus, names))
     print(f"wrote {written} scored pairs to {args.output}", file=sys.stderr)
     return 0
 
 
-def _scored(args: argparse.Namespace, engine, todo: list[Item], corpus: list[Item],
+def _pairs(items: list[Item]) -> list[tuple[str, Any]]:
+    return [(item["hypothesis"], item.get("reference")) for item in items]
+
+
+def _scored(args: argparse.Namespace, engine, todo: list[Item], corpus,
             names: list[str]) -> Iterator[list[Item]]:
-    """Scored chunks of ``todo`` in input order, with a progress bar on long runs."""
+    """Scored rows of ``todo`` in input order, a slice as soon as it is scored, with a progress bar on long runs."""
     from tqdm import tqdm
 
-    with tqdm(total=len(todo), unit="pair", disable=len(todo) < args.chunk_size, file=sys.stderr) as bar:
+    with tqdm(total=len(todo), unit="pair", disable=len(todo) < engine.chunk_size, file=sys.stderr) as bar:
         if todo:
-            for scored in engine.run(todo, corpus, names, args.model, args.chunk_size):
-                bar.update(len(scored))
-                yield scored
+            for start, end, scores in engine.stream(_pairs(todo), corpus, names):
+                bar.update(end - start)
+                yield [{**todo[i], "scores": {n: float(scores[n][i - start]) for n in names}}
+                       for i in range(start, end)]
 
 
 def _write(out: TextIO, chunks: Iterator[list[Item]]) -> int:
@@ -194,7 +214,7 @@ def _append(path: Path, chunks: Iterator[list[Item]]) -> int:
     return written
 
 
-def _resume(args: argparse.Namespace, engine, items: list[Item], names: list[str]) -> list[Item]:
+def _resume(args: argparse.Namespace, engine, corpus, items: list[Item], names: list[str]) -> list[Item]:
     """Repair and complete the rows already written; returns the items still to score."""
     notice = repair_incomplete_tail(args.output)
     if notice:
@@ -213,19 +233,19 @@ def _resume(args: argparse.Namespace, engine, items: list[Item], names: list[str
         if missing:
             lacking.setdefault(missing, []).append(item)
     if lacking:
-        _add_missing_scores(args, engine, items, rows, by_id, lacking)
+        _add_missing_scores(args, engine, corpus, rows, by_id, lacking)
     print(f"resuming: {len(items) - len(todo)} of {len(items)} pairs already in {args.output}", file=sys.stderr)
     return todo
 
 
-def _add_missing_scores(args: argparse.Namespace, engine, items: list[Item], rows: list[Item],
+def _add_missing_scores(args: argparse.Namespace, engine, corpus, rows: list[Item],
                         by_id: dict[str, Item], lacking: dict[tuple[str, ...], list[Item]]) -> None:
     """Score the requested metrics that rows already written lack, then rewrite the file safely."""
     from rome.core.files import replaced_when_complete
 
     for missing, group in lacking.items():
         print(f"adding {', '.join(missing)} to {len(group)} rows already in {args.output}", file=sys.stderr)
-        for scored in _scored(args, engine, group, items, list(missing)):
+        for scored in _scored(args, engine, group, corpus, list(missing)):
             for new in scored:
                 row = by_id[str(new["id"])]
                 if not isinstance(row.get("scores"), dict):

@@ -1,10 +1,12 @@
 """The one score cache: SQLite, keyed by (metric signature, hypothesis, references).
 
-Suites, ``rome report correlation`` and ``rome challenge`` all score through it, so a pair
-scored by one is a hit for the others. A signature pins every setting, the metric's code and
-its weights (see :mod:`rome.core.fingerprint`), so editing a metric or retraining it misses
-the cache by itself. Batch-dependent metrics (idf) add a fingerprint of the corpus they were
-fitted on (:func:`cache_signature`).
+Every command scores through the one engine (:mod:`rome.core.engine`), which asks this cache
+for whole batches (:meth:`ScoreCache.get_many`) and commits each scored chunk
+(:meth:`ScoreCache.put_many`), so a pair scored by one command is a hit for the others. A
+signature pins every setting, the metric's code and its weights (see
+:mod:`rome.core.fingerprint`), so editing a metric or retraining it misses the cache by itself.
+Batch-dependent metrics (idf) add a fingerprint of the corpus they were fitted on
+(:func:`rome.core.engine.cache_signature`).
 
 Scores are committed chunk by chunk: an interrupted run resumes after the last chunk. A
 damaged file found when the cache is opened is moved aside (``*.corrupt-<time>-<pid>``) and a
@@ -22,14 +24,12 @@ import os
 import sqlite3
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
-from rome.core.contract import Metric, Reference
+from rome.core.contract import Reference
 from rome.core.errors import InputError
 
 CACHE_FILE = "scores.sqlite"
@@ -57,22 +57,6 @@ def pair_key(signature: str, hypothesis: str, reference: Reference) -> str:
     """A pair's key; a single reference and a one-element list are the same pair."""
     blob = json.dumps([signature, hypothesis, _refs(reference)], ensure_ascii=False)
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()
-
-
-def corpus_fingerprint(hypotheses: Iterable[str], references: Iterable[Reference]) -> str:
-    """Order-free but multiplicity-aware digest of a corpus (idf counts repeated documents)."""
-    digest = hashlib.sha256()
-    for side in (sorted(hypotheses), sorted(r for ref in references for r in _refs(ref))):
-        digest.update("\x1e".join(side).encode("utf-8", "surrogatepass") + b"\x1d")
-    return digest.hexdigest()[:16]
-
-
-def cache_signature(metric: Metric, hypotheses: Sequence[str], references: Sequence[Reference]) -> str:
-    """The metric's signature, plus the corpus fingerprint when its scores depend on the batch."""
-    signature = str(metric.signature())
-    if metric.batch_dependent:
-        signature += f"|corpus:{corpus_fingerprint(hypotheses, references)}"
-    return signature
 
 
 def _identity(path: Path) -> tuple[int, int] | None:
@@ -178,39 +162,6 @@ class ScoreCache:
         with self._guard():
             self._db.executemany("INSERT OR REPLACE INTO scores VALUES (?, ?, ?)", rows)
             self._db.commit()
-
-    def score(self, metric: Metric, hypotheses: Sequence[str], references: Sequence[Reference],
-              chunk_size: int = 256, progress: Callable[[int], None] | None = None,
-              corpus: tuple[Sequence[str], Sequence[Reference]] | None = None) -> np.ndarray:
-        """Scores of every pair, computing (and committing, chunk by chunk) only the missing ones.
-
-        A batch-dependent metric is fitted once on ``corpus`` (default: these pairs), which the
-        cache key records; each unique pair is scored once.
-        """
-        corpus_h, corpus_r = corpus if corpus is not None else (hypotheses, references)
-        signature = cache_signature(metric, corpus_h, corpus_r)
-        pairs = list(zip(hypotheses, references))
-        found = self.get_many(signature, pairs)
-        todo: dict[str, int] = {}
-        for i, (h, r) in enumerate(pairs):
-            if i not in found:
-                todo.setdefault(pair_key(signature, h, r), i)
-        order = list(todo.values())
-        if order and metric.batch_dependent:
-            metric.prepare(list(corpus_h), list(corpus_r))
-        values: dict[str, float] = {}
-        for start in range(0, len(order), chunk_size):
-            chunk = order[start : start + chunk_size]
-            scores = metric.score([hypotheses[i] for i in chunk], [references[i] for i in chunk])
-            scored = [(hypotheses[i], references[i], float(s)) for i, s in zip(chunk, scores)]
-            self.put_many(signature, scored)
-            values.update({pair_key(signature, h, r): s for h, r, s in scored})
-            if progress:
-                progress(len(chunk))
-        out = np.empty(len(pairs), dtype=np.float64)
-        for i, (h, r) in enumerate(pairs):
-            out[i] = found[i] if i in found else values[pair_key(signature, h, r)]
-        return out
 
     def count(self, signature: str | None = None) -> int:
         with self._guard():

@@ -18,7 +18,7 @@ from typing import ClassVar
 import numpy as np
 
 from rome.core.errors import InputError
-from rome.core.fingerprint import class_files, files_digest, harness_version
+from rome.core.fingerprint import code_fingerprint, harness_version
 
 Reference = str | Sequence[str]
 
@@ -118,26 +118,25 @@ class Metric(abc.ABC):
     def signature(self) -> Signature:
         """Every setting that changes a number, then the harness version and ``code:<hash>``.
 
-        The code hash covers the source of this class and its bases (the contract included)
-        and :meth:`fingerprint_files` (shared encoder, weights), so a cache keyed by the
+        The code hash covers the source of this class and its bases (the contract included),
+        every project module they import, transitively (:func:`rome.core.fingerprint.code_fingerprint`),
+        and :meth:`fingerprint_files` (weights), so a cache keyed by the
         signature misses after an edit or a retrain without anyone bumping a version.
         """
         fields = (*self._signature_fields(), ("harness", HARNESS_VERSION), ("code", self.code_fingerprint()))
         return Signature(self.name, tuple((k, str(v)) for k, v in fields))
 
     def code_fingerprint(self) -> str:
-        return files_digest([*class_files(type(self)), *self.fingerprint_files()])
+        """The class and its bases, every project module they import (transitively) and the named files."""
+        return code_fingerprint(*type(self).__mro__, files=self.fingerprint_files())
 
     def fingerprint_files(self) -> list[Path]:
-        """Files beyond the class's own modules whose change changes a score (code it calls, weights).
+        """Files beyond the code the class imports whose change changes a score: weights, data.
 
-        Encoder-based metrics (``uses_encoder``) include the shared encoder's code.
+        The code is found by :func:`~rome.core.fingerprint.code_fingerprint` (every project module
+        the class's modules import, transitively: the shared encoder for encoder-based metrics).
         """
-        if not self.uses_encoder:
-            return []
-        from rome.core import encoder
-
-        return [Path(encoder.__file__)]
+        return []
 
     @property
     def worst_score(self) -> float:

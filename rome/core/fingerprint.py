@@ -1,17 +1,24 @@
-"""Fingerprints of code and weights, so that anything which can change a number changes a signature.
+"""Fingerprints of code and data, so that anything which can change a number changes a signature.
 
-A metric's signature ends in ``code:<hash>``: a digest of the source files of every class in its
-MRO that is not from the standard library (the metric's own module, its base classes, the
-contract) plus the files it names in ``fingerprint_files()`` (the shared encoder, the parser
-wrapper, RoMe's steps and weights). Editing any of them, or swapping a weights file, gives a
-new signature, so the score cache misses instead of serving stale numbers. Digests are
-memoised per (path, inode, size, mtime, ctime), so a warm run pays one ``stat`` per file;
-a file changed in the last two seconds is always re-hashed.
+One function, :func:`code_fingerprint`, serves metrics (the ``code:<hash>`` of a signature) and
+perturbations (``perturbation_fingerprint``, which keys cached suite cases and validity cards):
+a digest of the modules given, **every project module they import, transitively** (lazy imports
+inside functions included, across the ``rome``, ``perturbations`` and ``baselines`` packages and
+the root's own package), and the weight and data files named, by content. A module that reads
+data files names them in a top-level ``fingerprint_files()`` function (``rome.data.novikova``
+does), so a perturbation that reads the Novikova slot values re-keys when those files change.
+Editing any of them, or swapping a weights file, gives a new fingerprint, so caches miss
+instead of serving stale numbers. Digests are memoised per (path, inode, size, mtime, ctime),
+so a warm run pays one ``stat`` per file; a file changed in the last two seconds is always
+re-hashed.
 """
 
 from __future__ import annotations
 
+import ast
 import hashlib
+import importlib
+import importlib.util
 import inspect
 import sys
 import sysconfig
@@ -22,6 +29,10 @@ from pathlib import Path
 
 _STDLIB = Path(sysconfig.get_paths()["stdlib"]).resolve()
 _memo: dict[tuple[str, int, int, int, int], str] = {}
+#: top-level packages of the project whose modules a fingerprint follows imports into
+PROJECT_PACKAGES = ("rome", "perturbations", "baselines")
+#: name of the module-level function that lists the data files a module reads
+DATA_HOOK = "fingerprint_files"
 #: a file changed this recently is re-hashed on every call (its stat cannot yet tell edits apart)
 RACY_S = 2.0
 
@@ -75,6 +86,147 @@ def module_file(obj: object) -> Path | None:
     return path
 
 
-def class_files(cls: type) -> list[Path]:
-    """Source files of ``cls`` and of its base classes outside the standard library."""
-    return [p for p in dict.fromkeys(module_file(c) for c in cls.__mro__) if p is not None]
+def code_fingerprint(*roots: object, files: Iterable[str | Path] = (), length: int = 12) -> str:
+    """Digest of the roots' modules, every project module they import transitively, and ``files``.
+
+    ``roots`` are modules, classes or functions (a class's whole MRO is given by the caller when
+    its bases count); each module's file, the files of the project modules it imports (directly,
+    lazily inside functions, or through each other, parent packages' ``__init__`` included) and
+    the data files those modules name through a top-level ``fingerprint_files()`` are hashed by
+    content with ``files`` (weights). A named file that does not exist is hashed as missing, so
+    the fingerprint still differs from the one with the file.
+    """
+    modules: dict[str, Path] = {}
+    for root in roots:
+        name, path = _module_of(root)
+        if name is None or path is None:
+            continue
+        allowed = {*PROJECT_PACKAGES, name.split(".")[0]}
+        _walk(name, path, allowed, modules)
+    data: list[Path] = [Path(f) for f in files]
+    for name, path in modules.items():
+        if _parsed(name, path)[1]:
+            module = importlib.import_module(name) if name not in sys.modules else sys.modules[name]
+            data += [Path(f) for f in getattr(module, DATA_HOOK)()]
+    digest = hashlib.sha256()
+    for path in sorted({p.resolve() for p in [*modules.values(), *data]}):
+        content = file_digest(path) if path.is_file() else "missing"
+        digest.update(str(_display(path)).encode() + b"\0" + content.encode() + b"\0")
+    return digest.hexdigest()[:length]
+
+
+def module_closure(*roots: object) -> dict[str, Path]:
+    """Module name -> file of the roots' modules and every project module they import, transitively."""
+    modules: dict[str, Path] = {}
+    for root in roots:
+        name, path = _module_of(root)
+        if name is not None and path is not None:
+            _walk(name, path, {*PROJECT_PACKAGES, name.split(".")[0]}, modules)
+    return modules
+
+
+def _display(path: Path) -> Path:
+    """A file's name as hashed: relative to its top package's parent, so the checkout's place does not count."""
+    for parent in path.parents:
+        if parent.name in PROJECT_PACKAGES and not (parent.parent / "__init__.py").is_file():
+            return path.relative_to(parent.parent)
+    return Path(path.name)
+
+
+def _module_of(root: object) -> tuple[str | None, Path | None]:
+    module = root if inspect.ismodule(root) else sys.modules.get(getattr(root, "__module__", "") or "")
+    if module is None:
+        return None, None
+    return module.__name__, module_file(module)
+
+
+def _walk(name: str, path: Path, allowed: set[str], found: dict[str, Path]) -> None:
+    todo = [(name, path)]
+    parts = name.split(".")
+    for k in range(1, len(parts)):  # importing a.b.c runs a/__init__.py and a/b/__init__.py first
+        parent = ".".join(parts[:k])
+        parent_path = _resolve(parent)
+        if parent_path is not None:
+            todo.append((parent, parent_path))
+    while todo:
+        current, current_path = todo.pop()
+        if current in found:
+            continue
+        found[current] = current_path
+        for imported in _parsed(current, current_path)[0]:
+            if imported.split(".")[0] in allowed and imported not in found:
+                target = _resolve(imported)
+                if target is not None:
+                    todo.append((imported, target))
+                    pieces = imported.split(".")
+                    todo += [(".".join(pieces[:k]), p) for k in range(1, len(pieces))
+                             if (p := _resolve(".".join(pieces[:k]))) is not None]
+
+
+_parse_memo: dict[tuple[str, str, str], tuple[tuple[str, ...], bool]] = {}
+
+
+def _parsed(name: str, path: Path) -> tuple[tuple[str, ...], bool]:
+    """(absolute names of the modules ``name`` imports, whether it defines ``fingerprint_files()``),
+    memoised on the file's content."""
+    key = (name, str(path), file_digest(path))
+    if key in _parse_memo:
+        return _parse_memo[key]
+    tree = ast.parse(path.read_bytes(), filename=str(path))
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    names: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base_parts = package.split(".") if package else []
+                base_parts = base_parts[: len(base_parts) - (node.level - 1)] if node.level > 1 else base_parts
+                base = ".".join([*base_parts, *([node.module] if node.module else [])])
+            else:
+                base = node.module or ""
+            if base:
+                names.append(base)
+            names += [f"{base}.{alias.name}" if base else alias.name for alias in node.names if alias.name != "*"]
+    hook = any(isinstance(node, ast.FunctionDef) and node.name == DATA_HOOK for node in tree.body)
+    _parse_memo[key] = (tuple(dict.fromkeys(names)), hook)
+    return _parse_memo[key]
+
+
+_root_memo: dict[str, list[Path]] = {}
+
+
+def _resolve(name: str) -> Path | None:
+    """The source file of module ``name`` (``None``: not a module of a folder found, e.g. a class name)."""
+    top, *rest = name.split(".")
+    if top not in _root_memo:
+        _root_memo[top] = _top_locations(top)
+    for location in _root_memo[top]:
+        candidate = location.joinpath(*rest) if rest else location
+        if candidate.is_dir():
+            init = candidate / "__init__.py"
+            if init.is_file():
+                return init.resolve()
+            continue  # a namespace package: no file of its own
+        if candidate.with_suffix(".py").is_file():
+            return candidate.with_suffix(".py").resolve()
+    return None
+
+
+def _top_locations(top: str) -> list[Path]:
+    """Folders a top-level package's submodules live in (or a top-level module's own path, as a stem)."""
+    module = sys.modules.get(top)
+    if module is not None and hasattr(module, "__path__"):
+        return [Path(p).resolve() for p in module.__path__]
+    if module is None:
+        try:
+            spec = importlib.util.find_spec(top)
+        except (ImportError, ValueError):
+            return []
+        if spec is not None and spec.submodule_search_locations:
+            return [Path(p).resolve() for p in spec.submodule_search_locations]
+        if spec is not None and spec.origin and spec.origin.endswith(".py"):
+            return [Path(spec.origin).resolve().with_suffix("")]
+        return []
+    path = module_file(module)
+    return [path.with_suffix("")] if path is not None else []

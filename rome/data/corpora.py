@@ -15,15 +15,13 @@ data layer ships three corpora of English written for different purposes, all re
 Every corpus drops a pair holding a text a learned part of RoMe trained on
 (:func:`learned_texts`), so no suite case can contain a scorer training text, whichever
 dataset it came from (27 SFHOTEL references are word for word SFREST references).
-:func:`data_fingerprint` hashes the files behind a corpus, so cached cases go stale when a file
-changes. A user's JSONL (``{"id"?, "reference", "original"}`` per line) is a corpus too
+Each corpus names the files it reads (``Corpus.files``), whose hash keys the cases built from them. A user's JSONL (``{"id"?, "reference", "original"}`` per line) is a corpus too
 (:func:`jsonl_pairs`); its name is the file's stem.
 """
 
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
 import random
 from collections import Counter
@@ -201,11 +199,3 @@ def jsonl_pairs(path: str | Path, seed: int) -> list[TextPair]:
     if not rows:
         raise InputError(f"{path}: no pairs (each line needs 'reference' and 'original')")
     return shuffled(without_learned_texts(rows), random.Random(seed))
-
-
-def data_fingerprint(files: Iterable[Path]) -> str:
-    """A short hash of the files' contents: cached cases built from them go stale when any changes."""
-    digest = hashlib.sha256()
-    for path in sorted(Path(f) for f in files):
-        digest.update(path.name.encode() + b"\0" + path.read_bytes())
-    return digest.hexdigest()[:16]

@@ -20,11 +20,12 @@ import functools
 import hashlib
 import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Literal
 
 from rome.core.errors import InputError
 from rome.core.jsonl import read_jsonl
-from rome.core.paths import shared_path
+from rome.core.paths import shared_dir, shared_path
 
 NOVIKOVA_DATASETS = ("bagel", "sfhotel", "sfrest")
 NOVIKOVA_CRITERIA = ("informativeness", "naturalness", "quality")
@@ -115,6 +116,12 @@ def _rows(dataset: str) -> tuple[dict, ...]:
 
 def novikova_path(dataset: str) -> str:
     return str(shared_path("data", "novikova2017", f"{dataset}.jsonl"))
+
+
+def fingerprint_files() -> list[Path]:
+    """The files this module reads: code that imports it (a perturbation reading the slot values)
+    re-keys its caches when they change (:func:`rome.core.fingerprint.code_fingerprint`)."""
+    return [shared_dir() / "data" / "novikova2017" / f"{name}.jsonl" for name in NOVIKOVA_DATASETS]
 
 
 def load_rows(dataset: str, part: Part | None = None) -> list[dict]:

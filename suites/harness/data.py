@@ -20,7 +20,6 @@ from rome.data.corpora import (
     CORPORA,
     TextPair,
     corpus,
-    data_fingerprint,
     dialogue_pairs,
     jsonl_pairs,
 )
@@ -46,8 +45,9 @@ class Corpus:
     def pairs(self, seed: int) -> list[TextPair]:
         return corpus(self.name).pairs(seed)
 
-    def fingerprint(self) -> str:
-        return data_fingerprint(corpus(self.name).files())
+    def files(self) -> list[Path]:
+        """The data files read (their hash keys the cached cases: :func:`suites.harness.spec.data_fingerprint`)."""
+        return corpus(self.name).files()
 
     def describe(self) -> dict[str, Any]:
         return {"source": "corpus", "corpus": self.name, "domain": corpus(self.name).domain}
@@ -79,8 +79,8 @@ class Novikova:
     def pairs(self, seed: int) -> list[TextPair]:
         return dialogue_pairs(seed, self.datasets, self.pairings)
 
-    def fingerprint(self) -> str:
-        return data_fingerprint(Path(novikova_path(d)) for d in self.datasets)
+    def files(self) -> list[Path]:
+        return [Path(novikova_path(d)) for d in self.datasets]
 
     def describe(self) -> dict[str, Any]:
         return {"source": "novikova2017", "corpus": "dialogue", "datasets": list(self.datasets),
@@ -100,11 +100,11 @@ class JsonlPairs:
     def pairs(self, seed: int) -> list[TextPair]:
         return jsonl_pairs(self.path, seed)
 
-    def fingerprint(self) -> str:
+    def files(self) -> list[Path]:
         path = Path(self.path)
         if not path.is_file():
             raise InputError(f"{self.path}: no such file" + (" (a directory)" if path.is_dir() else ""))
-        return data_fingerprint([path])
+        return [path]
 
     def describe(self) -> dict[str, Any]:
         return {"source": "jsonl", "corpus": self.corpus_name, "path": str(Path(self.path).resolve())}
@@ -147,11 +147,10 @@ class ChallengeSet:
             items = [i for i in items if i.category in self.categories]
         return data, sample_per_category(items, n_per_category, seed)
 
-    def fingerprint(self) -> str:
+    def files(self) -> list[Path]:
         from rome.data.challenge import demetr_dir, expand_paths
 
-        files, _ = expand_paths(self.paths or (demetr_dir(),))
-        return data_fingerprint(files)
+        return expand_paths(self.paths or (demetr_dir(),))[0]
 
     def pairs(self, seed: int) -> list[TextPair]:
         """(reference, good) pairs, for code that walks any source; suites use :meth:`load`."""

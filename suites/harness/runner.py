@@ -2,7 +2,8 @@
 
 A :class:`SuiteRun` is lazy: the cases are built on first use, and each metric is built
 and scored only when one of its checks is asked for, so ``pytest -k bleu`` never loads an
-encoder. Scores go through the on-disk :class:`ScoreCache` chunk by chunk.
+encoder. Scores go through the one engine (:mod:`rome.core.engine`) and the on-disk
+:class:`ScoreCache`, chunk by chunk.
 """
 
 from __future__ import annotations
@@ -18,14 +19,14 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from perturbations.base import Perturbation
-from rome.core.cache import ScoreCache, cache_signature, default_cache_path
+from rome.core.cache import ScoreCache, default_cache_path
 from rome.core.contract import HARNESS_VERSION, Metric
+from rome.core.engine import CHUNK_SIZE, Corpus, ScoringEngine, cache_signature
 from rome.core.errors import InputError
 from suites.harness.checks import Calibration, CaseScores, CheckResult, MetricInfo
 from suites.harness.data import SourcePair
-from suites.harness.spec import Suite, perturbation_fingerprint
+from suites.harness.spec import Suite, data_fingerprint, perturbation_fingerprint
 
-CHUNK_SIZE = 64
 #: sample size of a data source declared with ``n=None`` (use every pair)
 UNLIMITED = 10**9
 
@@ -109,11 +110,12 @@ def build_cases(
 ) -> tuple[list[Case], BuildStats]:
     """Walk the suite's data in its seeded order, perturb, and keep the first ``n`` cases.
 
-    Built cases are stored in the cache under the data, sample size and the perturbation's
-    settings and source hash, so a warm rerun does not perturb again.
+    Built cases are stored in the cache under the data (its settings and its files' hash), sample size
+    and the perturbation's fingerprint (settings, code and data files), so a warm rerun does not
+    perturb again and any change to what built them rebuilds them.
     """
     perturbation = perturbation or suite.build_perturbation()
-    key_fields = {"data": suite.data.describe(), "data_files": suite.data.fingerprint(), "n": n,
+    key_fields = {"data": suite.data.describe(), "data_files": data_fingerprint(suite.data), "n": n,
                   "seed": suite.seed, "perturbation": perturbation_fingerprint(perturbation),
                   "variants_per_text": suite.variants_per_text, "harness": HARNESS_VERSION, "suite": suite.name}
     key = hashlib.sha256(json.dumps(key_fields, sort_keys=True).encode()).hexdigest()
@@ -276,13 +278,16 @@ class SuiteRun:
     def info(self, name: str) -> MetricInfo:
         return MetricInfo.of(name, self.metric(name))
 
+    def corpus(self) -> Corpus:
+        """What idf-like metrics are fitted on: every pair of this run (the engine's corpus rule)."""
+        return Corpus.of(f"suite {self.suite.name}: every pair of its {len(self.cases)} cases", self._pairs())
+
     def signature(self, name: str) -> str:
         """The metric's signature as cached: with the suite corpus's fingerprint when idf-like."""
-        pairs = self._pairs()
-        return cache_signature(self.metric(name), [h for h, _ in pairs], [r for _, r in pairs])
+        return cache_signature(self.metric(name), self.corpus())
 
     def scores(self, name: str) -> dict[tuple[str, str], float]:
-        """Score of every needed (hypothesis, reference) pair under metric ``name``.
+        """Score of every needed (hypothesis, reference) pair under metric ``name``, through the one engine.
 
         Batch-dependent metrics are fitted on the whole suite corpus, as their cache key says.
         """
@@ -291,9 +296,9 @@ class SuiteRun:
         start = time.perf_counter()
         corpus = self._pairs()
         in_corpus = set(corpus)
-        pairs = corpus + [p for p in self._control_pairs() if p not in in_corpus]
-        values = self.cache.score(self.metric(name), [h for h, _ in pairs], [r for _, r in pairs],
-                                  chunk_size=CHUNK_SIZE, corpus=([h for h, _ in corpus], [r for _, r in corpus]))
+        pairs = corpus + [p for p in self._control_pairs() if p not in in_corpus]  # controls: scored, not fitted on
+        engine = ScoringEngine({name: self.metric(name)}, self.cache, chunk_size=CHUNK_SIZE)
+        values = engine.score(pairs, self.corpus())[name]
         self._scores[name] = dict(zip(pairs, values.tolist()))
         self.timings[name] = time.perf_counter() - start
         return self._scores[name]

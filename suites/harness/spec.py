@@ -8,7 +8,6 @@ pytest plugin do the work. A new case is a copy of a file with other declaration
 from __future__ import annotations
 
 import hashlib
-import inspect
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -17,6 +16,7 @@ from typing import Any
 
 from perturbations.base import Perturbation
 from rome.core.errors import InputError, ResourceMissingError
+from rome.core.fingerprint import code_fingerprint
 from suites.harness.checks import CaseCheck, Check, MinimumFunctionality
 from suites.harness.data import DataSource
 
@@ -41,45 +41,22 @@ class Perturb:
 
 
 def perturbation_fingerprint(perturbation: Perturbation) -> str:
-    """Settings plus a hash of the sources the perturbation runs: its module and the modules of its
-    package it imports, directly or through each other (``passive.py`` -> ``_clause.py``), so
-    cached cases and validity cards go stale when any of them changes, and only then."""
-
-    module = inspect.getmodule(type(perturbation))
-    path = Path(getattr(module, "__file__", "") or "")
-    files = sorted(_package_sources(path)) if path.is_file() else []
-    digest = hashlib.sha256()
-    for file in files:
-        digest.update(file.name.encode() + b"\0" + file.read_bytes())
-    if not files:
-        digest.update(type(perturbation).__qualname__.encode())
+    """Settings plus :func:`rome.core.fingerprint.code_fingerprint` of the perturbation's class: its module,
+    every project module it imports (``passive.py`` -> ``_clause.py``, ``_protected.py`` ->
+    ``rome/core/parsing.py``, ``rome/data/novikova.py``), transitively, and the data files those name
+    (the Novikova rows the protected slot values come from), so cached cases and validity cards go
+    stale when any of them changes, and only then. The same function signs the metrics' code."""
+    files = getattr(perturbation, "fingerprint_files", None)
+    source = code_fingerprint(*type(perturbation).__mro__, files=files() if callable(files) else (), length=16)
     described = json.dumps(perturbation.describe(), sort_keys=True, default=str)
-    return described + "|src:" + digest.hexdigest()[:16]
+    return described + "|src:" + source
 
 
-def _package_sources(path: Path) -> set[Path]:
-    """``path`` and the files of its package it imports, transitively (absolute imports of the package
-    name and relative imports; lazy imports inside functions count)."""
-    import ast
-
-    package, found, todo = path.parent.name, set(), [path]
-    while todo:
-        current = todo.pop()
-        if current in found or not current.is_file():
-            continue
-        found.add(current)
-        for node in ast.walk(ast.parse(current.read_text(encoding="utf-8"))):
-            names: list[str] = []
-            if isinstance(node, ast.ImportFrom):
-                base = node.module or ""
-                if node.level or base == package:
-                    names = [alias.name for alias in node.names] + ([base.split(".")[-1]] if node.level and base else [])
-                elif base.startswith(package + "."):
-                    names = [base.split(".", 1)[1].split(".")[0]]
-            elif isinstance(node, ast.Import):
-                names = [a.name.split(".", 1)[1].split(".")[0] for a in node.names if a.name.startswith(package + ".")]
-            todo += [path.parent / f"{name}.py" for name in names]
-    return found
+def data_fingerprint(data: object) -> str:
+    """The data source's code (:func:`~rome.core.fingerprint.code_fingerprint` of its class) and the files
+    it reads (its ``files()``, by content), so cached cases go stale when either changes."""
+    files = getattr(data, "files", None)
+    return code_fingerprint(*type(data).__mro__, files=files() if callable(files) else (), length=16)
 
 
 @dataclass(frozen=True)
