@@ -90,7 +90,8 @@ def by_suite(tmp: Path) -> dict[tuple[str, str], dict[str, float]]:
                   checks=[Decrease()])
     run = SuiteRun(suite, cache=ScoreCache(None))
     scores = {name: run.scores(name) for name in METRICS}
-    assert set(scores["bleu"]) == set(PAIRS)  # the suite's whole input is the six pairs
+    assert set(run._pairs()) == set(PAIRS)  # the suite's whole input (its fitting corpus) is the six pairs
+    assert set(PAIRS) <= set(scores["bleu"])  # beside them: each case's control, scored, not fitted on
     return {pair: {name: scores[name][pair] for name in METRICS} for pair in PAIRS}
 
 

@@ -73,20 +73,21 @@ def test_rerun_hits_the_cache_and_gives_the_same_results(tmp_path):
     db = tmp_path / "scores.sqlite"
     first = SuiteRun(make_suite(30), cache=ScoreCache(db))
     result = first.result("bleu_counting", "invariant")
-    assert CountingBLEU.scored == 60 and CountingSwap.calls >= 30
+    # 30 originals, 30 variants and 30 controls (the scale-free unit's unrelated text per case)
+    assert CountingBLEU.scored == 90 and CountingSwap.calls >= 30
 
     CountingBLEU.scored, CountingSwap.calls = 0, 0
     second = SuiteRun(make_suite(30), cache=ScoreCache(db))
     again = second.result("bleu_counting", "invariant")
     assert CountingBLEU.scored == 0, "a warm rerun must not score"
     assert CountingSwap.calls == 0, "a warm rerun must not perturb again"
-    assert second.cache.hits == 60 and second.cache.misses == 0
+    assert second.cache.hits == 90 and second.cache.misses == 0
     assert again.outcomes == result.outcomes and again.mean_delta == result.mean_delta
 
 
 def test_interrupted_run_resumes_after_the_last_committed_chunk(tmp_path):
     db = tmp_path / "scores.sqlite"
-    n = CHUNK_SIZE  # 2n pairs = two chunks
+    n = CHUNK_SIZE  # 3n pairs (originals, variants, controls) = three chunks
     CountingBLEU.stop_after = CHUNK_SIZE
     with pytest.raises(KeyboardInterrupt):
         SuiteRun(make_suite(n), cache=ScoreCache(db)).result("bleu_counting", "invariant")
@@ -95,7 +96,7 @@ def test_interrupted_run_resumes_after_the_last_committed_chunk(tmp_path):
     CountingBLEU.scored, CountingBLEU.stop_after = 0, None
     resumed = SuiteRun(make_suite(n), cache=ScoreCache(db))
     result = resumed.result("bleu_counting", "invariant")
-    assert CountingBLEU.scored == 2 * n - CHUNK_SIZE, "only the pairs after the interruption are scored"
+    assert CountingBLEU.scored == 3 * n - CHUNK_SIZE, "only the pairs after the interruption are scored"
     fresh = SuiteRun(make_suite(n), cache=ScoreCache(None)).result("bleu_counting", "invariant")
     assert result.outcomes == fresh.outcomes and result.mean_delta == pytest.approx(fresh.mean_delta)
 
@@ -113,7 +114,8 @@ def test_batch_dependent_metric_is_fitted_on_the_whole_corpus_and_keyed_by_it(tm
     CorpusBLEU.scored = 0
     bigger = SuiteRun(make_suite(25, "bleu_corpus"), cache=ScoreCache(db))
     bigger.result("bleu_corpus", "invariant")
-    assert CorpusBLEU.scored == 50, "another corpus: scores fitted on the old one are not reused"
+    # 25 originals, 25 variants and 25 controls, all scored again under the new fit
+    assert CorpusBLEU.scored == 75, "another corpus: scores fitted on the old one are not reused"
     assert bigger.signature("bleu_corpus") != run.signature("bleu_corpus")
 
 
