@@ -81,7 +81,7 @@ def _metric(name: str) -> Metric:
 
 def unrelated_texts(reference: str, original: str, k: int = CONTROLS) -> list[str]:
     """``k`` shipped human references sharing no text with the case, picked by a hash of the case (no RNG)."""
-    pool = _pairs(NOVIKOVA_DATASETS, "paraphrase")
+    pool = _pairs(NOVIKOVA_DATASETS, "paraphrase", None)
     start, found = sum(map(ord, reference + original)) * 7919 % len(pool), []
     for step in range(len(pool)):
         candidate = pool[(start + step * 97) % len(pool)]

@@ -394,16 +394,17 @@ def extras_required() -> bool:
     return os.environ.get("ROME_REQUIRE_EXTRAS", "").strip() not in ("", "0", "false", "no")
 
 
-def score_metric(run: SuiteRun, metric: str) -> str | None:
+def score_metric(run: SuiteRun, metric: str, required: bool = False) -> str | None:
     """Evaluate every check of ``metric``; ``None`` when done, else why the metric is left out (a model,
-    weights or optional package missing). Under ``ROME_REQUIRE_EXTRAS`` a missing metric raises."""
+    weights or optional package missing), recorded in ``run.unavailable``. ``required``: raise instead
+    (pytest under ``ROME_REQUIRE_EXTRAS``, where the install promised every metric)."""
     from rome.core.errors import ResourceMissingError
 
     try:
         for check in run.suite.checks:
             run.result(metric, check.name)
     except ResourceMissingError as exc:
-        if extras_required():
+        if required:
             raise
         run.unavailable[metric] = str(exc)
         return str(exc)
