@@ -23,7 +23,7 @@ from rome.core.registry import register, unregister
 
 
 def run_cli(*args: str, timeout: int = 300) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "rome", *args], capture_output=True, text=True, timeout=timeout)
+    return subprocess.run([sys.executable, "-m", "reports.cli", *args], capture_output=True, text=True, timeout=timeout)
 
 
 def pairs_file(path: Path, n: int, start: int = 0) -> Path:
@@ -112,7 +112,7 @@ def _start_and_wait_for_partial(tmp_path: Path, out: Path, n: int) -> subprocess
     log = (tmp_path / "stderr.txt").open("w", encoding="utf-8")
     # SIGINT at its default in the child, as at a terminal: a test run started in the background by a
     # non-interactive shell inherits SIGINT ignored, and then Python never raises KeyboardInterrupt
-    proc = subprocess.Popen([sys.executable, "-m", "rome", "score", "--input", str(src), "--output", str(out),
+    proc = subprocess.Popen([sys.executable, "-m", "reports.cli", "score", "--input", str(src), "--output", str(out),
                              "--metric", "bleu", "--force", "--chunk-size", "1"],
                             stdout=subprocess.DEVNULL, stderr=log, text=True,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
@@ -170,7 +170,7 @@ def test_lone_surrogate_is_a_one_line_error_without_output(tmp_path, command):
 
 def test_text_on_the_command_line_that_is_not_utf8_is_a_one_line_error():
     """Bytes that are not UTF-8 reach Python as lone surrogates; a tokenizer raised TypeError on them."""
-    done = subprocess.run([sys.executable, "-m", "rome", "score", "--hyp", "caf\udce9", "--ref", "a", "--metric", "bleu"],
+    done = subprocess.run([sys.executable, "-m", "reports.cli", "score", "--hyp", "caf\udce9", "--ref", "a", "--metric", "bleu"],
                           capture_output=True, timeout=300)
     assert done.returncode == 2 and b"Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1
     assert b"--hyp is not valid UTF-8 text" in done.stderr

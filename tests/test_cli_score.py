@@ -17,7 +17,7 @@ from rome.core.registry import register, unregister
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "rome", *args], capture_output=True, text=True, timeout=300)
+    return subprocess.run([sys.executable, "-m", "reports.cli", *args], capture_output=True, text=True, timeout=300)
 
 
 def write(path, lines):
@@ -116,7 +116,7 @@ def test_every_registered_metric_scores_offline(tmp_path):
         json.dumps({"id": "e", "hypothesis": "", "reference": ["A cat.", "The cat."]}),
     ])
     out = tmp_path / "o.jsonl"
-    done = subprocess.run([sys.executable, "-m", "rome", "score", "--input", str(pairs), "--metric", "all",
+    done = subprocess.run([sys.executable, "-m", "reports.cli", "score", "--input", str(pairs), "--metric", "all",
                            "--output", str(out)], capture_output=True, text=True, timeout=600,
                           env={**os.environ, "HF_HUB_OFFLINE": "1"})
     assert done.returncode == 0, done.stderr
