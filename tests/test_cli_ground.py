@@ -30,3 +30,18 @@ def test_help_of_rome_and_of_every_sub_command_prints(capsys):
     assert len(subs) >= 8
     for sub in subs:
         assert sub.format_help().startswith("usage:")
+
+
+@pytest.mark.parametrize(("source", "fragment"), [
+    ("from suites.harness.spec import Suite\nSUITE = Suite(\n", "does not parse"),
+    ("import a_module_that_is_not_there\n", "No module named 'a_module_that_is_not_there'"),
+    ("raise RuntimeError('boom')\n", "RuntimeError: boom"),
+])
+def test_suite_file_that_fails_to_import_is_a_one_line_error(tmp_path, capsys, source, fragment):
+    """#6: a suite file that fails to import gave a traceback and exit 1, the code of "a check failed"."""
+    path = tmp_path / "broken_suite.py"
+    path.write_text(source, encoding="utf-8")
+    assert main(["suite", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1, err
+    assert str(path) in err and fragment in err
