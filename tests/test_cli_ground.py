@@ -45,3 +45,36 @@ def test_suite_file_that_fails_to_import_is_a_one_line_error(tmp_path, capsys, s
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1, err
     assert str(path) in err and fragment in err
+
+
+def _write_lines(path, lines):
+    path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    return path
+
+
+def test_duplicate_id_message_says_the_first_line_had_no_id(tmp_path, capsys):
+    """#14: a line without an id then one with ``"id": 1`` said only "line 3: duplicate id 1"."""
+    pairs = _write_lines(tmp_path / "pairs.jsonl", [
+        '{"hypothesis": "a", "reference": "x"}', '{"id": 7, "hypothesis": "b", "reference": "y"}',
+        '{"id": 1, "hypothesis": "c", "reference": "z"}'])
+    assert main(["score", "--input", str(pairs), "--output", str(tmp_path / "o.jsonl"), "--metric", "bleu"]) == 2
+    err = capsys.readouterr().err
+    assert "pairs.jsonl:3: duplicate id 1" in err and "line 1" in err and "no 'id'" in err
+
+
+def test_a_directory_given_as_input_is_named_a_directory(tmp_path, capsys):
+    """#14: ``--input .`` said "no such file" of a directory that exists."""
+    assert main(["score", "--input", str(tmp_path), "--output", str(tmp_path / "o.jsonl"), "--metric", "bleu"]) == 2
+    err = capsys.readouterr().err
+    assert "is a directory" in err and "no such file" not in err
+
+
+def test_a_model_directory_that_holds_no_model_is_named_by_its_whole_path(tmp_path, capsys):
+    """#14: ``--model DIR`` with a directory that is not a model cut the path to its last part."""
+    folder = tmp_path / "some" / "notes"
+    folder.mkdir(parents=True)
+    (folder / "readme.txt").write_text("not a model", encoding="utf-8")
+    assert main(["score", "--hyp", "a cat", "--ref", "a cat", "--metric", "bertscore", "--model", str(folder)]) == 2
+    err = capsys.readouterr().err
+    assert str(folder.resolve()) in err and "not a Hugging Face model" in err
+    assert len(err.strip().splitlines()) == 1

@@ -20,7 +20,14 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from rome.core.errors import InputError
-from rome.core.jsonl import dump_line, has_lone_surrogate, read_jsonl, repair_incomplete_tail, require_text
+from rome.core.jsonl import (
+    dump_line,
+    has_lone_surrogate,
+    read_jsonl,
+    repair_incomplete_tail,
+    require_text,
+    unique_id,
+)
 
 Item = dict[str, Any]
 
@@ -105,17 +112,15 @@ def _score_single(args: argparse.Namespace) -> int:
 
 
 def _load_pairs(path: Path, references_needed: bool = True) -> list[Item]:
-    items, seen = [], set()
+    items: list[Item] = []
+    seen: dict[str, tuple[int, bool]] = {}
     for number, obj in read_jsonl(path):
         where = f"{path}:{number}"
+        unique_id(obj, number, seen, where)
         obj.setdefault("id", number)
         require_text(obj, "hypothesis", where)
         if references_needed or "reference" in obj:
             require_text(obj, "reference", where, allow_list=True)
-        key = str(obj["id"])
-        if key in seen:
-            raise InputError(f"{where}: duplicate id {obj['id']!r}")
-        seen.add(key)
         items.append(obj)
     if not items:
         raise InputError(f"{path}: no pairs to score")
