@@ -78,3 +78,44 @@ def test_a_model_directory_that_holds_no_model_is_named_by_its_whole_path(tmp_pa
     err = capsys.readouterr().err
     assert str(folder.resolve()) in err and "not a Hugging Face model" in err
     assert len(err.strip().splitlines()) == 1
+
+
+METRICS = ["bleu", "chrf", "ter", "meteor", "bertscore", "moverscore", "rome"]
+INVISIBLE = ["", "  ", "\u200b", "\ufeff", "\x00", "\u00ad", "\u0301"]
+
+
+@pytest.mark.parametrize("name", METRICS)
+def test_every_metric_gives_its_worst_score_to_text_that_shows_nothing(name):
+    """#4 / #13: RoMe crashed or made NaN on invisible-only text; MoverScore gave a blank reference -0.41
+    (its worst is -1) and a one-pair input with blank references +0.09. Either side, every metric: its worst."""
+    from rome.core.registry import build_metric
+
+    metric = build_metric(name)
+    good = "The hotel is cheap and near the station."
+    hyps = [*INVISIBLE, *[good] * len(INVISIBLE), good]
+    refs = [*[good] * len(INVISIBLE), *INVISIBLE, good]
+    scores = metric.score(hyps, refs)
+    assert scores[:-1].tolist() == [metric.worst_score] * (2 * len(INVISIBLE))
+    assert scores[-1] != metric.worst_score
+    assert metric.score([good], [""]).tolist() == [metric.worst_score]  # a one-pair input, blank reference
+
+
+@pytest.mark.parametrize(("hyp", "ref"), [("\u200b", "The hotel is cheap."), ("The hotel is cheap.", "\ufeff")])
+def test_rome_on_one_invisible_pair_from_the_command_line(capsys, hyp, ref):
+    """#4: ``rome score --hyp $'\\u200b' --ref ... --metric rome`` ended in a TypeError traceback."""
+    assert main(["score", "--hyp", hyp, "--ref", ref, "--metric", "rome"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[-1].split()[:2] == ["rome", "0.0000"]
+
+
+def test_challenge_with_an_invisible_text_runs_to_the_end(tmp_path, capsys):
+    """#4: in ``rome challenge`` one item whose damaged text was invisible-only aborted the run."""
+    import json
+
+    rows = [{"id": i, "reference": "The hotel is cheap.", "good": "The hotel is cheap.", "bad": bad, "category": "c"}
+            for i, bad in enumerate(["The hotel is dear.", "\u200b", "\u00ad\u0301"])]
+    data = _write_lines(tmp_path / "set.jsonl", [json.dumps(r) for r in rows])
+    assert main(["challenge", str(data), "--metric", "rome", "--workers", "1", "--no-cache", "--bootstrap", "10",
+                 "--out", str(tmp_path / "out")]) == 0
+    err = capsys.readouterr().err
+    assert "1 usable items" in err and "2 empty text" in err

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rome.core.contract import has_visible_text
 from rome.core.errors import InputError
 from rome.core.jsonl import refuse_lone_surrogates
 from rome.core.paths import shared_path
@@ -253,7 +254,7 @@ def _pert_check(row: dict[str, Any]) -> bool:
 
 
 def _skip_reason(reference: tuple[str, ...], good: str, bad: str) -> str | None:
-    if not reference or not good.strip() or not bad.strip():
+    if not reference or not has_visible_text(good) or not has_visible_text(bad):
         return SKIP_EMPTY
     if good.strip() == bad.strip():
         return SKIP_SAME
@@ -278,7 +279,7 @@ def _demetr_items(rows: list[dict[str, Any]], path: Path, info: SourceFile) -> I
             continue
         reference, mt, pert = _text(row, "eng_sent"), _text(row, "mt_sent"), _text(row, "pert_sent")
         good, bad = (pert, mt) if info.reversed else (mt, pert)
-        refs = (reference,) if reference.strip() else ()
+        refs = (reference,) if has_visible_text(reference) else ()
         if reason := _skip_reason(refs, good, bad):
             info.skipped[reason] += 1
             continue
@@ -295,7 +296,7 @@ def _references(row: dict[str, Any]) -> tuple[str, ...]:
     else:
         raise InputError(f"{row['_where']}: field 'reference' must be a string or a non-empty list of strings "
                          f"(got {type(value).__name__})")
-    return tuple(v for v in values if v.strip())
+    return tuple(v for v in values if has_visible_text(v))
 
 
 def _category(value: object, where: str) -> str:

@@ -32,7 +32,7 @@ from pathlib import Path
 
 import numpy as np
 
-from rome.core.contract import Metric, Reference, normalize_pairs
+from rome.core.contract import Metric, Reference, has_visible_text, normalize_pairs
 from rome.core.encoder import get_encoder
 from rome.core.errors import InputError, ResourceMissingError
 from rome.core.fingerprint import file_digest
@@ -205,9 +205,9 @@ class RoMe(Metric):
     def components(self, hypothesis: str, reference: Reference) -> Components:
         """The features and final score of one pair (the best reference when several)."""
         hyps, refs = normalize_pairs([hypothesis], [reference])
-        if not hypothesis.strip():
+        candidates = [ref for ref in refs[0] if has_visible_text(ref)]  # empty as the contract's score() sees it
+        if not has_visible_text(hypothesis) or not candidates:
             return Components(0.0, None, None, self.worst_score)
-        candidates = refs[0]
         feats = self.features([hypothesis] * len(candidates), candidates)
         scores = self._combine(feats)
         best = int(np.argmax(scores))
