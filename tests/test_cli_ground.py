@@ -119,3 +119,122 @@ def test_challenge_with_an_invisible_text_runs_to_the_end(tmp_path, capsys):
                  "--out", str(tmp_path / "out")]) == 0
     err = capsys.readouterr().err
     assert "1 usable items" in err and "2 empty text" in err
+
+
+# -- #1, #1b, #2: --resume never mixes stale rows with fresh ones ------------------------------------
+def _score(tmp_path, src, out, *extra):
+    return main(["score", "--input", str(src), "--output", str(out), *extra])
+
+
+def _rows(path):
+    import json
+
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def _pairs(path, hyps, ids=True):
+    import json
+
+    lines = [json.dumps({**({"id": f"p{i}"} if ids else {}), "hypothesis": h, "reference": "the hotel is cheap"})
+             for i, h in enumerate(hyps)]
+    return _write_lines(path, lines)
+
+
+HYPS = ["the hotel is cheap", "the hotel is dear", "a hotel that is cheap", "cheap is the hotel"]
+
+
+def test_rows_record_what_they_were_scored_from_and_with(tmp_path, capsys):
+    """#1 / #2: rows carried no trace of their input or metric signature, so staleness went unseen."""
+    from rome.core.registry import build_metric
+
+    src, out = _pairs(tmp_path / "pairs.jsonl", HYPS), tmp_path / "out.jsonl"
+    assert _score(tmp_path, src, out, "--metric", "bleu") == 0
+    rows = _rows(out)
+    assert {r["scored_with"]["signatures"]["bleu"] for r in rows} == {str(build_metric("bleu").signature())}
+    assert len({r["scored_with"]["input"] for r in rows}) == len(HYPS)
+
+
+@pytest.mark.parametrize("more", [[], ["--metric", "chrf"]])
+def test_resume_refuses_rows_whose_input_changed(tmp_path, capsys, more):
+    """#1: after one hypothesis was edited, --resume kept the old text and score ("already scored"), and an
+    added metric was computed on the new text and written into the row holding the old text and BLEU."""
+    src, out = _pairs(tmp_path / "pairs.jsonl", HYPS), tmp_path / "out.jsonl"
+    assert _score(tmp_path, src, out, "--metric", "bleu") == 0
+    before = out.read_bytes()
+    _pairs(src, [HYPS[0], "the hotel is very dear", *HYPS[2:]])
+    capsys.readouterr()
+    assert _score(tmp_path, src, out, "--metric", "bleu", *more, "--resume") == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "'p1'" in err and "changed" in err and "--force" in err
+    assert out.read_bytes() == before
+
+
+def test_resume_refuses_when_lines_without_ids_moved(tmp_path, capsys):
+    """#1b: with no ids, a blank line inserted at the top shifted every id: 5 rows for 4 inputs."""
+    src, out = _pairs(tmp_path / "pairs.jsonl", HYPS, ids=False), tmp_path / "out.jsonl"
+    assert _score(tmp_path, src, out, "--metric", "bleu") == 0
+    before = out.read_bytes()
+    src.write_text("\n" + src.read_text(encoding="utf-8"), encoding="utf-8")
+    capsys.readouterr()
+    assert _score(tmp_path, src, out, "--metric", "bleu", "--resume") == 2
+    assert "no longer match" in capsys.readouterr().err
+    assert out.read_bytes() == before
+    assert _score(tmp_path, src, out, "--metric", "bleu", "--force") == 0
+    assert [r["id"] for r in _rows(out)] == [2, 3, 4, 5] and [r["hypothesis"] for r in _rows(out)] == HYPS
+
+
+class _Versioned:
+    """A tiny registered metric whose signature carries a setting, as --model or a code change would."""
+
+    @staticmethod
+    def make(version: str):
+        import numpy as np
+
+        from rome.core.contract import Metric
+
+        class Length(Metric):
+            name = "length_for_test"
+            score_range = (0.0, float("inf"))
+            worst_score = 0.0
+
+            def _score_pairs(self, hypotheses, references):
+                return np.array([len(h.split()) * (2.0 if version == "v2" else 1.0) for h in hypotheses])
+
+            def _signature_fields(self):
+                return [("version", version)]
+
+        return Length
+
+
+def test_resume_refuses_a_metric_whose_signature_changed(tmp_path, capsys):
+    """#2: --resume kept the old model's scores (and a partial run mixed two models in one file)."""
+    from rome.core.registry import register, unregister
+
+    src, out = _pairs(tmp_path / "pairs.jsonl", HYPS), tmp_path / "out.jsonl"
+    register("length_for_test")(_Versioned.make("v1"))
+    try:
+        assert _score(tmp_path, src, out, "--metric", "length_for_test") == 0
+        out.write_text("".join(line + "\n" for line in out.read_text().splitlines()[:2]))  # interrupted
+        before = out.read_bytes()
+        unregister("length_for_test")
+        register("length_for_test")(_Versioned.make("v2"))
+        capsys.readouterr()
+        assert _score(tmp_path, src, out, "--metric", "length_for_test", "--resume") == 2
+        err = capsys.readouterr().err
+        assert "length_for_test" in err and "signature" in err and "version:v1" in err and "version:v2" in err
+        assert out.read_bytes() == before
+    finally:
+        unregister("length_for_test")
+
+
+def test_resume_refuses_rows_that_record_nothing(tmp_path, capsys):
+    """#2: rows written before rows recorded their signature cannot be checked, so they are not trusted."""
+    import json
+
+    src, out = _pairs(tmp_path / "pairs.jsonl", HYPS), tmp_path / "out.jsonl"
+    assert _score(tmp_path, src, out, "--metric", "bleu") == 0
+    old = [{k: v for k, v in row.items() if k != "scored_with"} for row in _rows(out)]
+    _write_lines(out, [json.dumps(row) for row in old[:2]])
+    capsys.readouterr()
+    assert _score(tmp_path, src, out, "--metric", "bleu", "--resume") == 2
+    assert "scored_with" in capsys.readouterr().err

@@ -9,11 +9,20 @@ complete, and a fresh run that fails before its first row leaves no empty file b
 ``--resume`` makes the output complete for the input and the metrics asked for: rows not yet
 written are appended; rows written by an earlier run that lack a requested metric get it
 scored and added (the file is rewritten safely); a last line cut off by a kill is dropped.
+
+It only ever *completes* a run, never mixes two: each row records what it was scored from and
+with (``scored_with``: a hash of its hypothesis and references, and each metric's signature), and
+``--resume`` refuses, leaving the output untouched, when a row no longer matches its input line
+(edited, or lines without ids moved), a row's id is gone from the input, or a requested metric's
+signature differs from the one its rows were scored with (another ``--model``, setting, code or
+weights). ``--force`` scores everything again.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -30,6 +39,8 @@ from rome.core.jsonl import (
 )
 
 Item = dict[str, Any]
+#: the field of each output row that records what it was scored from (``input``) and with (``signatures``)
+SCORED_WITH = "scored_with"
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -44,7 +55,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--output", type=Path, help="output JSONL (input line + 'scores')")
     p.add_argument("--resume", action="store_true",
                    help="complete an earlier run: score ids not yet in --output, and add requested metrics "
-                        "missing from rows already there")
+                        "missing from rows already there. Refuses (output untouched) when a row no longer "
+                        "matches its input line (text edited, lines without ids moved, id gone) or a metric's "
+                        "signature changed (--model, settings, code, weights): use --force to score again")
     p.add_argument("--force", action="store_true",
                    help="overwrite an existing --output (replaced only once the new output is complete)")
     p.add_argument("--chunk-size", type=int, default=512, help="pairs scored and written per step")
@@ -150,6 +163,7 @@ def _score_file(args: argparse.Namespace) -> int:
 
     options = {"address": args.ray_address, "workers": args.workers} if args.engine == "ray" else {}
     engine = get_engine(args.engine, **options)
+    args.signatures = _signatures(names, args.model, items)
     if args.resume and args.output.exists():
         todo = _resume(args, engine, items, names)
         written = _append(args.output, _scored(args, engine, todo, items, names))
@@ -162,14 +176,33 @@ def _score_file(args: argparse.Namespace) -> int:
     return 0
 
 
+def _signatures(names: list[str], model: str | None, items: list[Item]) -> dict[str, str]:
+    """Each metric's signature for this input (with the corpus fingerprint when idf is fitted on it)."""
+    from rome.core.cache import cache_signature
+    from rome.core.registry import build_metrics as build
+
+    hyps = [it["hypothesis"] for it in items]
+    refs = [it.get("reference", "") for it in items]
+    return {name: cache_signature(metric, hyps, refs) for name, metric in build(names, model).items()}
+
+
+def input_hash(item: Item) -> str:
+    """What a row was scored from: its hypothesis and reference(s), hashed (a str and a one-item list differ)."""
+    blob = json.dumps([item.get("hypothesis"), item.get("reference")], ensure_ascii=False)
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:16]
+
+
 def _scored(args: argparse.Namespace, engine, todo: list[Item], corpus: list[Item],
             names: list[str]) -> Iterator[list[Item]]:
-    """Scored chunks of ``todo`` in input order, with a progress bar on long runs."""
+    """Scored chunks of ``todo`` in input order, each row recording its input hash and the signatures."""
     from tqdm import tqdm
 
     with tqdm(total=len(todo), unit="pair", disable=len(todo) < args.chunk_size, file=sys.stderr) as bar:
         if todo:
             for scored in engine.run(todo, corpus, names, args.model, args.chunk_size):
+                for row in scored:
+                    row[SCORED_WITH] = {"input": input_hash(row),
+                                        "signatures": {name: args.signatures[name] for name in names}}
                 bar.update(len(scored))
                 yield scored
 
@@ -204,8 +237,10 @@ def _resume(args: argparse.Namespace, engine, items: list[Item], names: list[str
     notice = repair_incomplete_tail(args.output)
     if notice:
         print(f"rome score: {notice}", file=sys.stderr)
-    rows = [obj for _, obj in read_jsonl(args.output)]
+    numbered = list(read_jsonl(args.output))
+    rows = [obj for _, obj in numbered]
     by_id = {str(row.get("id")): row for row in rows}
+    _refuse_stale(args, items, numbered, names)
     todo: list[Item] = []
     lacking: dict[tuple[str, ...], list[Item]] = {}
     for item in items:
@@ -223,6 +258,37 @@ def _resume(args: argparse.Namespace, engine, items: list[Item], names: list[str
     return todo
 
 
+def _refuse_stale(args: argparse.Namespace, items: list[Item], numbered: list[tuple[int, Item]],
+                  names: list[str]) -> None:
+    """Refuse to complete an output that another input or other metric settings produced (see the module doc)."""
+    out = args.output
+    by_id = {str(item["id"]): item for item in items}
+    force = "; --force scores everything again (or give a new --output)"
+    unchecked = [(n, row) for n, row in numbered if not isinstance(row.get(SCORED_WITH), dict)]
+    if unchecked:
+        raise InputError(f"{out}:{unchecked[0][0]}: {len(unchecked)} rows have no {SCORED_WITH!r} record (written "
+                         f"by an older rome score), so whether they match this input and these metrics cannot be "
+                         f"checked{force}")
+    gone = [(n, row) for n, row in numbered if str(row.get("id")) not in by_id]
+    changed = [(n, row) for n, row in numbered
+               if str(row.get("id")) in by_id and row[SCORED_WITH].get("input") != input_hash(by_id[str(row["id"])])]
+    if gone or changed:
+        n, row = (changed or gone)[0]
+        what = ("its hypothesis or references changed since it was scored" if changed
+                else "no input line has this id any more")
+        raise InputError(f"{out}: {len(changed) + len(gone)} rows no longer match {args.input} (first: line {n}, "
+                         f"id {row.get('id')!r}: {what}; lines without an id are numbered by line, so moving "
+                         f"them changes their ids){force}")
+    for name in names:
+        old = [(n, row[SCORED_WITH].get("signatures", {}).get(name)) for n, row in numbered
+               if name in (row.get("scores") or {})]
+        stale = [(n, sig) for n, sig in old if sig != args.signatures[name]]
+        if stale:
+            raise InputError(f"{out}: {name} in {len(stale)} rows was scored with a different signature "
+                             f"(line {stale[0][0]}: {stale[0][1]}; now: {args.signatures[name]}): another "
+                             f"--model, setting, code or weights{force}")
+
+
 def _add_missing_scores(args: argparse.Namespace, engine, items: list[Item], rows: list[Item],
                         by_id: dict[str, Item], lacking: dict[tuple[str, ...], list[Item]]) -> None:
     """Score the requested metrics that rows already written lack, then rewrite the file safely."""
@@ -236,5 +302,6 @@ def _add_missing_scores(args: argparse.Namespace, engine, items: list[Item], row
                 if not isinstance(row.get("scores"), dict):
                     row["scores"] = {}
                 row["scores"].update(new["scores"])
+                row[SCORED_WITH].setdefault("signatures", {}).update(new[SCORED_WITH]["signatures"])
     with replaced_when_complete(args.output) as out:
         out.writelines(dump_line(row) for row in rows)
