@@ -43,6 +43,11 @@ def card_line(label: str, fingerprint: str, expectation: str = "decrease") -> di
             "edits": [], "expectation": expectation, "label": label, "note": "", "fingerprint": fingerprint}
 
 
+def distinct(lines: list[dict]) -> list[dict]:
+    """Card lines made distinct judgements (one source each): a repeated line is refused (#8)."""
+    return [{**line, "source_id": f"x{i}"} for i, line in enumerate(lines)]
+
+
 def _copy_of_repetition(tmp_path: Path, monkeypatch):
     """A copy of perturbations/repetition.py (and base.py) in a package folder of its own, imported by path."""
     package = tmp_path / "perturbations"
@@ -61,7 +66,8 @@ def test_a_card_goes_stale_when_its_perturbation_is_edited(tmp_path, monkeypatch
     fingerprint = perturbation_fingerprint(copy)
     assert str(tmp_path) not in fingerprint and fingerprint != perturbation_fingerprint(type(copy)(max_repeats=5))
     cards = tmp_path / "cards"
-    write_card([card_line("intended", fingerprint)] * 9 + [card_line("broken", fingerprint)], cards / "repetition.jsonl")
+    write_card(distinct([card_line("intended", fingerprint)] * 9 + [card_line("broken", fingerprint)]),
+               cards / "repetition.jsonl")
     status = card_statuses("repetition", perturbation_fingerprint(copy), cards)["decrease"]
     assert status.state == CURRENT and status.n == 10 and status.rate == 0.9
     source.write_text(source.read_text() + "\n# an edit\n")
@@ -78,6 +84,17 @@ def test_cards_are_validated(tmp_path):
     path = write_card([{**card_line("intended", "fp"), "fingerprint": ""}], tmp_path / "nofp.jsonl")
     with pytest.raises(InputError, match="fingerprint"):
         load_card(path)
+
+
+def test_a_line_judged_twice_is_refused_not_counted_twice(tmp_path):
+    """Issue "ground" #8: a card appended to itself gave n = 120 and narrowed [89, 99] to [92, 99], silently."""
+    shipped = ROOT / "perturbations" / "cards" / "passive.jsonl"
+    doubled = tmp_path / "passive.jsonl"
+    lines = shipped.read_text(encoding="utf-8").splitlines()
+    doubled.write_text("\n".join(lines + lines) + "\n", encoding="utf-8")
+    with pytest.raises(InputError, match=rf"passive.jsonl:{len(lines) + 1}: .*line 1"):
+        load_card(doubled)
+    assert len(load_card(shipped)) == len(lines)  # the same text drawn from two sources is two lines
 
 
 def test_missing_cards_are_unmeasured(tmp_path):
@@ -123,9 +140,10 @@ def _suite_output(root: Path, name: str, kind: str, fingerprint: str, trained: d
 
 def test_robustness_table_shows_validity_marks_uninformative_rows_and_trained_families(tmp_path):
     cards, out = tmp_path / "cards", tmp_path / "out"
-    write_card([card_line("intended", "fp-r")] * 7 + [card_line("broken", "fp-r")] * 3, cards / "repetition.jsonl")
-    write_card([{**card_line("intended", "fp-e"), "card": "entity"}] * 19 + [{**card_line("broken", "fp-e"),
-               "card": "entity"}], cards / "entity.jsonl")
+    write_card(distinct([card_line("intended", "fp-r")] * 7 + [card_line("broken", "fp-r")] * 3),
+               cards / "repetition.jsonl")
+    write_card(distinct([{**card_line("intended", "fp-e"), "card": "entity"}] * 19 + [{**card_line("broken", "fp-e"),
+               "card": "entity"}]), cards / "entity.jsonl")
     _suite_output(out, "repetition", "repetition", "fp-r", {"rome": ["repetition", "entity"]})
     _suite_output(out, "entity_replacement", "entity", "fp-old", {"rome": ["repetition"]})
     _suite_output(out, "typos_space", "typos_space", "fp-t", {"rome": []})
