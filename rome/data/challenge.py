@@ -48,6 +48,8 @@ DEMETR_REVERSED = frozenset({"base_id35_reference"})
 SEVERITY_ORDER = ("base", "minor", "major", "critical")
 #: category names reserved for the summary rows of an accuracy table
 RESERVED_CATEGORY = "ALL"
+#: the severity of the summary row ``ALL`` (every item pooled); an item's severity may not be named so
+ALL_SEVERITY = "all"
 SUFFIXES = (".json", ".jsonl")
 
 SKIP_PERT_CHECK = "pert_check false"
@@ -237,9 +239,19 @@ def _severity(row: dict[str, Any]) -> str:
     value = row.get("severity")
     if value is None:
         return ""
-    if isinstance(value, bool) or not isinstance(value, str | int | float):
+    if not isinstance(value, str):  # 3 is not "3": a number here is a mistake, not a tier's name
         raise InputError(f"{row['_where']}: field 'severity' must be a string (got {value!r})")
-    return str(value).strip()
+    name = _printable(value.strip(), "severity", row["_where"])
+    if name.lower() == ALL_SEVERITY:
+        raise InputError(f"{row['_where']}: severity {name!r} is reserved for the summary row ALL; rename it")
+    return name
+
+
+def _printable(name: str, field: str, where: str) -> str:
+    """``name`` unless it holds a control or invisible character (a newline would break the tables' rows)."""
+    if not name.isprintable():
+        raise InputError(f"{where}: field {field!r} holds a control or invisible character ({name!r})")
+    return name
 
 
 def _pert_check(row: dict[str, Any]) -> bool:
@@ -302,7 +314,7 @@ def _references(row: dict[str, Any]) -> tuple[str, ...]:
 def _category(value: object, where: str) -> str:
     if not isinstance(value, str) or not value.strip():
         raise InputError(f"{where}: field 'category' must be a non-empty string (got {value!r})")
-    name = value.strip()
+    name = _printable(value.strip(), "category", where)
     if name == RESERVED_CATEGORY or name.startswith(RESERVED_CATEGORY + ":"):
         raise InputError(f"{where}: category {name!r} is reserved for the summary rows; rename it")
     return name
