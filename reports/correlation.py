@@ -171,6 +171,25 @@ def _cell(c: Correlation | None) -> str:
     return f"{fmt(c.value)}{star}{ci}"
 
 
+def undefined_notes(result: CorrelationResult) -> list[str]:
+    """Why cells hold "–": a correlation with constant ratings or scores is not defined (say which)."""
+    notes, constant = [], set()
+    for criterion in result.dataset.criteria:
+        values = result.human(criterion)
+        if len(values) and np.ptp(values) == 0:
+            constant.add(criterion)
+            notes.append(f"– {criterion}: every human rating is {values[0]:g} on these items (constant), "
+                         "so no correlation with it is defined")
+    for name, values in result.scores.items():
+        if len(values) and np.ptp(values) == 0:
+            constant.add(name)
+            notes.append(f"– {name}: every score is {values[0]:g} on these items (constant), "
+                         "so no correlation with it is defined")
+    if any(math.isnan(c.value) and not {m, crit} & constant for (_, m, crit, _), c in result.cells.items()):
+        notes.append("– elsewhere: not defined in that group (its ratings or scores are constant within it)")
+    return notes
+
+
 def provenance_notes(result: CorrelationResult) -> list[str]:
     cfg = result.config
     data = result.dataset.describe()
@@ -184,6 +203,7 @@ def provenance_notes(result: CorrelationResult) -> list[str]:
     ci = (f"[95% percentile-bootstrap CI over items, {cfg.n_resamples} resamples, seed {cfg.seed}]"
           if cfg.n_resamples else "(no bootstrap CI asked for)")
     notes.append(f"Cells: coefficient, * = p < {ALPHA} (two-sided), {ci}")
+    notes += undefined_notes(result)
     notes += [f"Signature {m}: {s}" for m, s in result.signatures.items()]
     notes += [f"Left out {m} (not available here): {reason}" for m, reason in result.skipped.items()]
     notes.append(f"Produced by rome report correlation, {provenance()}")
