@@ -106,7 +106,8 @@ class ScoredMetrics:
 
 
 def score_metrics(items: list[JudgedItem], references: list[list[str]], config: CorrelationConfig,
-                  cache: ScoreCache, progress: Callable[[str, int], None] | None = None) -> ScoredMetrics:
+                  cache: ScoreCache, progress: Callable[[str, int], None] | None = None,
+                  stage: Callable[[str], None] | None = None) -> ScoredMetrics:
     """Score every metric (through the disk cache); with ``config.skip_unavailable`` a metric whose
     model or weights are missing is left out and its reason kept, instead of failing the report."""
     hyps = [it.hypothesis for it in items]
@@ -114,6 +115,8 @@ def score_metrics(items: list[JudgedItem], references: list[list[str]], config: 
     out = ScoredMetrics()
     for name in config.metrics:
         tick = (lambda k, name=name: progress(name, k)) if progress else None
+        if stage:
+            stage(f"scoring {name}: {len(items)} items, {sum(len(r) for r in references)} references")
         try:
             metric = build_metrics([name], config.model)[name]
             signature = str(metric.signature())
@@ -150,14 +153,20 @@ def correlate_groups(result: CorrelationResult) -> None:
 
 
 def run_correlation(dataset: JudgedDataset, config: CorrelationConfig, cache: ScoreCache,
-                    progress: Callable[[str, int], None] | None = None) -> CorrelationResult:
+                    progress: Callable[[str, int], None] | None = None,
+                    stage: Callable[[str], None] | None = None) -> CorrelationResult:
+    """Score and correlate; ``progress(metric, k)`` ticks per scored chunk, ``stage(line)`` names each step."""
     selected = select_items(dataset.items, config.n_items, config.seed)
     items, references, left_out = with_references(selected, config.reference)
     if len(items) < 4:
         raise InputError(f"{dataset.name}: only {len(items)} items can be scored with {config.reference} references")
-    scored = score_metrics(items, references, config, cache, progress)
+    scored = score_metrics(items, references, config, cache, progress, stage)
     result = CorrelationResult(dataset, config, items, scored.scores, scored.signatures, scored.higher_is_better,
                                left_out, cache=scored.cache, skipped=scored.skipped)
+    if stage:
+        stage(f"correlating {len(result.scores)} metrics with {len(dataset.criteria)} criteria in "
+              f"{len(group_indices(items))} groups ({', '.join(config.methods)}; "
+              f"{config.n_resamples} bootstrap resamples)")
     correlate_groups(result)
     return result
 

@@ -232,3 +232,17 @@ def test_constant_ratings_say_why_their_cells_are_empty(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "–" in out and "quality: every human rating is 3" in out
     assert "fluency: every human rating" not in out
+
+
+def test_long_runs_say_what_they_are_doing_even_without_a_terminal(tmp_path, capsys):
+    """Issue "ground" #16: 2,500 multi-reference items took 2 min 19 s with no progress output."""
+    texts = ["the hotel is cheap", "a cheap hotel", "the hotel is near the station", "it is a hotel", "cheap", "no"]
+    lines = [json.dumps({"id": i, "hypothesis": text, "references": ["a cheap hotel", "the hotel"], "quality": i % 4})
+             for i, text in enumerate(texts)]
+    data = tmp_path / "rated.jsonl"
+    data.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert main(["report", "correlation", "--dataset", str(data), "--metric", "bleu", "--metric", "chrf",
+                 "--bootstrap", "20", "--no-cache", "--out", str(tmp_path / "out")]) == 0
+    err = capsys.readouterr().err
+    assert "scoring bleu: 6 items" in err and "scoring chrf: 6 items" in err
+    assert "correlating 2 metrics with 1 criteria" in err and "20 bootstrap resamples" in err
