@@ -158,4 +158,25 @@ def test_robustness_table_shows_validity_marks_uninformative_rows_and_trained_fa
     assert not rows["entity_replacement", "decrease"][5].endswith("†")
     assert rows["typos_space", "decrease"][3] == UNMEASURED
     notes = "\n".join(table.notes)
-    assert "RoMe's scorer was trained on this family of damage" in notes and "uninformative" in notes
+    assert "RoMe's scorer or grammar classifier was trained on this family of damage" in notes and "uninformative" in notes
+
+
+def test_demetr_rows_are_marked_where_rome_trained_on_one_of_their_categories(tmp_path):
+    """Issue "ground" (Claims): DEMETR rows never got the †, though RoMe's scorer negatives (shuffle, entity
+    swap, truncation) and its grammar classifier's damage (delete, repeat) match DEMETR categories."""
+    out = tmp_path / "out"
+    folder = out / "demetr"
+    folder.mkdir(parents=True)
+    cell = {"pass_rate": 0.9, "n": 10, "mean_delta": -0.1, "worst_delta": 0.2, "passed": True, "requirement": "x"}
+    summary = {"suite": "demetr", "signatures": {"bleu": "b", "rome": "r"}, "data": {"n_cases": 40},
+               "perturbation": None, "validity": {"card": None, "published": True},
+               "checks": {m: {c: cell for c in ("controls", "critical", "major", "minor")} for m in ("bleu", "rome")},
+               "check_expectations": {}, "trained_on_families": {
+                   "rome": ["repetition", "critical_id20_shuffled", "minor_id2_repeat4"], "bleu": []}}
+    (folder / "summary.json").write_text(json.dumps(summary))
+    table = robustness.checks_table(robustness.build_report(out, cards_dir=tmp_path / "cards"))
+    rows = {(r[0], r[1]): r for r in table.rows}
+    assert rows["demetr", "critical"][5].endswith("†") and rows["demetr", "minor"][5].endswith("†")
+    assert not rows["demetr", "major"][5].endswith("†") and not rows["demetr", "controls"][5].endswith("†")
+    assert not any(rows["demetr", c][4].endswith("†") for c in ("controls", "critical", "major", "minor"))
+    assert "grammar classifier" in "\n".join(table.notes)
