@@ -35,14 +35,13 @@ from typing import Any
 import numpy as np
 
 from reports.stats import PairedTest, mcnemar_exact
-from rome.data.challenge import ChallengeItem, category_severity, severity_rank
+from rome.data.challenge import ALL_SEVERITY, ChallengeItem, category_severity, severity_rank
+from rome.data.challenge import RESERVED_CATEGORY as ALL
 from suites.harness.checks import MetricInfo
 from suites.harness.pairwise import TIE_TOLERANCE, is_tie, prefers
 
 #: the empty control of DEMETR (``base_id33_empty``): a lone full stop
 CONTROL_TEXT = "."
-ALL = "ALL"
-ALL_SEVERITY = "all"
 CSV_HEADER = ("category", "severity", "metric", "n", "accuracy")
 
 

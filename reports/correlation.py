@@ -109,16 +109,18 @@ class ScoredMetrics:
 
 def score_metrics(items: list[JudgedItem], references: list[list[str]], config: CorrelationConfig,
                   cache: ScoreCache, progress: Callable[[str, int], None] | None = None,
-                  corpus: Corpus | None = None) -> ScoredMetrics:
+                  corpus: Corpus | None = None, stage: Callable[[str], None] | None = None) -> ScoredMetrics:
     """Score every metric through the one engine and the disk cache; with ``config.skip_unavailable`` a
     metric whose model or weights are missing is left out and its reason kept, instead of failing the
-    report. Idf-like metrics are fitted on ``corpus`` (default: these pairs)."""
+    report. Idf-like metrics are fitted on ``corpus`` (default: these pairs); ``stage`` hears what runs."""
     pairs = [(it.hypothesis, tuple(refs)) for it, refs in zip(items, references)]
     corpus = corpus or Corpus.of("the items scored", pairs)
     hits, misses = cache.hits, cache.misses
     out = ScoredMetrics()
     for name in config.metrics:  # metric by metric, so the progress bars say which one is running
         tick = (lambda k, name=name: progress(name, k)) if progress else None
+        if stage:
+            stage(f"scoring {name}: {len(items)} items, {sum(len(r) for r in references)} references")
         try:
             metric = build_metrics([name], config.model)[name]
             engine = ScoringEngine({name: metric}, cache)
@@ -163,14 +165,21 @@ def dataset_corpus(dataset: JudgedDataset, reference: str) -> Corpus:
 
 
 def run_correlation(dataset: JudgedDataset, config: CorrelationConfig, cache: ScoreCache,
-                    progress: Callable[[str, int], None] | None = None) -> CorrelationResult:
+                    progress: Callable[[str, int], None] | None = None,
+                    stage: Callable[[str], None] | None = None) -> CorrelationResult:
+    """Score and correlate; ``progress(metric, k)`` ticks per scored chunk, ``stage(line)`` names each step."""
     selected = select_items(dataset.items, config.n_items, config.seed)
     items, references, left_out = with_references(selected, config.reference)
     if len(items) < 4:
         raise InputError(f"{dataset.name}: only {len(items)} items can be scored with {config.reference} references")
-    scored = score_metrics(items, references, config, cache, progress, dataset_corpus(dataset, config.reference))
+    scored = score_metrics(items, references, config, cache, progress, dataset_corpus(dataset, config.reference),
+                           stage)
     result = CorrelationResult(dataset, config, items, scored.scores, scored.signatures, scored.higher_is_better,
                                left_out, cache=scored.cache, skipped=scored.skipped)
+    if stage:
+        stage(f"correlating {len(result.scores)} metrics with {len(dataset.criteria)} criteria in "
+              f"{len(group_indices(items))} groups ({', '.join(config.methods)}; "
+              f"{config.n_resamples} bootstrap resamples)")
     correlate_groups(result)
     return result
 
@@ -182,6 +191,25 @@ def _cell(c: Correlation | None) -> str:
     star = "*" if c.p_value < ALPHA else ""
     ci = f" [{fmt(c.ci_low)}, {fmt(c.ci_high)}]" if not math.isnan(c.ci_low) else ""
     return f"{fmt(c.value)}{star}{ci}"
+
+
+def undefined_notes(result: CorrelationResult) -> list[str]:
+    """Why cells hold "–": a correlation with constant ratings or scores is not defined (say which)."""
+    notes, constant = [], set()
+    for criterion in result.dataset.criteria:
+        values = result.human(criterion)
+        if len(values) and np.ptp(values) == 0:
+            constant.add(criterion)
+            notes.append(f"– {criterion}: every human rating is {values[0]:g} on these items (constant), "
+                         "so no correlation with it is defined")
+    for name, values in result.scores.items():
+        if len(values) and np.ptp(values) == 0:
+            constant.add(name)
+            notes.append(f"– {name}: every score is {values[0]:g} on these items (constant), "
+                         "so no correlation with it is defined")
+    if any(math.isnan(c.value) and not {m, crit} & constant for (_, m, crit, _), c in result.cells.items()):
+        notes.append("– elsewhere: not defined in that group (its ratings or scores are constant within it)")
+    return notes
 
 
 def provenance_notes(result: CorrelationResult) -> list[str]:
@@ -197,6 +225,7 @@ def provenance_notes(result: CorrelationResult) -> list[str]:
     ci = (f"[95% percentile-bootstrap CI over items, {cfg.n_resamples} resamples, seed {cfg.seed}]"
           if cfg.n_resamples else "(no bootstrap CI asked for)")
     notes.append(f"Cells: coefficient, * = p < {ALPHA} (two-sided), {ci}")
+    notes += undefined_notes(result)
     notes += [f"Signature {m}: {s}" for m, s in result.signatures.items()]
     notes += [f"Left out {m} (not available here): {reason}" for m, reason in result.skipped.items()]
     notes.append(f"Produced by rome report correlation, {provenance()}")

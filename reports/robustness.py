@@ -246,7 +246,8 @@ def provenance_notes(report: RobustnessReport) -> list[str]:
 #: the validity cell of a challenge set's rows: its pairs were made and checked by its authors
 PUBLISHED = "published set"
 TRAINED_MARK = "†"
-TRAINED_NOTE = f"{TRAINED_MARK} RoMe's scorer was trained on this family of damage (the metric's training negatives)"
+TRAINED_NOTE = (f"{TRAINED_MARK} RoMe's scorer or grammar classifier was trained on this family of damage (their "
+                "training negatives; on a DEMETR row: on at least one of the tier's categories)")
 
 
 def row_validity(suite: SuiteOutput, check: str, cards_dir: Path | None = None) -> CardStatus | None:
@@ -283,9 +284,19 @@ def validity_cell(status: CardStatus | None) -> str:
     return cell + (" **uninformative**" if status.informative is False else "")
 
 
-def _trained_on(suite: SuiteOutput, metric: str) -> bool:
-    kind = suite.summary.get("perturbation", {}).get("kind")
-    return bool(kind) and kind in suite.summary.get("trained_on_families", {}).get(metric, [])
+#: a published set's check named otherwise than the severity its categories start with (DEMETR: base_id33_...)
+_TIER_OF_CHECK = {"controls": "base"}
+
+
+def _trained_on(suite: SuiteOutput, check: str, metric: str, status: CardStatus | None) -> bool:
+    """Whether the metric was trained on this row's damage: the suite's perturbation kind, or for a published
+    minimal-pair set (DEMETR, rows by severity) any category of the row's tier (``critical_id20_shuffled``)."""
+    trained = suite.summary.get("trained_on_families", {}).get(metric, [])
+    kind = (suite.summary.get("perturbation") or {}).get("kind")
+    if kind:
+        return status is not None and kind in trained
+    tier = _TIER_OF_CHECK.get(check, check)
+    return any(family.startswith(f"{tier}_id") for family in trained)
 
 
 def checks_table(report: RobustnessReport) -> Table:
@@ -298,7 +309,7 @@ def checks_table(report: RobustnessReport) -> Table:
             status = row_validity(suite, check, report.cards_dir)
             cells = []
             for metric, stats in zip(metrics, per_metric):
-                mark = status is not None and _trained_on(suite, metric)
+                mark = _trained_on(suite, check, metric, status)
                 flagged |= mark
                 cells.append(_check_cell(stats) + (f" {TRAINED_MARK}" if mark else ""))
             published = bool((suite.summary.get("validity") or {}).get("published"))

@@ -94,8 +94,15 @@ class CardStatus:
 def load_card(path: Path) -> list[dict[str, Any]]:
     """A card's judged lines, checked: every line needs an expectation, a label of that expectation and a fingerprint."""
     lines = []
+    judged: dict[tuple, int] = {}
     for number, obj in read_jsonl(path):
         where = f"{path}:{number}"
+        # one variant of one source text is one judgement: a repeated line would count twice and narrow the CI
+        key = tuple(json.dumps(obj.get(k), sort_keys=True) for k in ("source_id", "text", "variant", "expectation"))
+        if key in judged:
+            raise InputError(f"{where}: the same variant (source_id, text, variant, expectation) as line "
+                             f"{judged[key]}; a line judged twice would count twice")
+        judged[key] = number
         expectation, label = obj.get("expectation"), obj.get("label")
         if expectation not in LABELS:
             raise InputError(f"{where}: expectation must be one of {', '.join(LABELS)}")

@@ -128,6 +128,17 @@ def test_other_rejections_leave_store_unchanged(served):
     assert same_origin.status_code == 200 and len(store.ratings()) == 1
 
 
+@pytest.mark.parametrize("path", ["/api/ratings", "/api/skips"])
+def test_deeply_nested_json_is_a_400_not_a_500(served, path):
+    """Issue "ground" #9: 10 KB of nested brackets raised RecursionError in the JSON parser (HTTP 500)."""
+    client, store = served
+    reply = post(client, path, "[" * 5000 + "]" * 5000)
+    assert reply.status_code == 400 and "nested" in reply.get_json()["error"]
+    reply = post(client, path, '{"case": ' * 1200 + "1" + "}" * 1200)
+    assert reply.status_code == 400
+    assert store.ratings() == []
+
+
 @pytest.mark.parametrize("path", [
     "/static/../../etc/passwd", "/static/%2e%2e/%2e%2e/etc/passwd", "/static/..%2f..%2fetc/passwd",
     "/static/%2e%2e%2fapp.py", "/static/../app.py", "/static//etc/passwd", "/../../etc/passwd",

@@ -157,6 +157,21 @@ def test_missing_and_mistyped_fields_name_the_line(tmp_path):
     assert "'id' must be a non-empty string or an integer" in _generic_error(tmp_path, [{**GENERIC[0], "id": None}])
 
 
+@pytest.mark.parametrize(("field", "value", "message"), [
+    ("severity", 3, "'severity' must be a string (got 3)"),
+    ("severity", 2.5, "'severity' must be a string (got 2.5)"),
+    ("severity", "all", "severity 'all' is reserved"),
+    ("severity", "ALL", "severity 'ALL' is reserved"),
+    ("severity", "minor\nmajor", "control or invisible character"),
+    ("category", "noun\nremoved", "control or invisible character"),
+    ("category", "noun\tremoved", "control or invisible character"),
+])
+def test_category_and_severity_must_be_printable_text_not_a_summary_row(tmp_path, field, value, message):
+    """Issue "ground" #10: ``"severity": 3`` was read as "3"; a newline in a category broke accuracy.md; a
+    severity "all" made an ``ALL:all`` row that collided with ``ALL``."""
+    assert message in _generic_error(tmp_path, [{**GENERIC[0], field: value}])
+
+
 def test_duplicate_ids_are_errors_in_both_formats(tmp_path):
     assert "duplicate id 'n1' (first at" in _generic_error(tmp_path, [GENERIC[0], GENERIC[0]])
     rows = demetr_records("minor_id29_punc_addition")[:3]

@@ -78,6 +78,52 @@ def test_bad_input_is_a_clear_error(hyps, refs, message):
         normalize_pairs(hyps, refs)
 
 
+#: texts that show nothing: zero-width space, byte-order mark, NUL, soft hyphen, a lone combining mark, mixes
+INVISIBLE = ["\u200b", "\ufeff", "\x00", "\u00ad", "\u0301", " \u200b\u00ad \u2060 "]
+
+
+class Recording(WordOverlap):
+    """WordOverlap that keeps every text the contract hands to ``_score_pairs``."""
+
+    name = "recording"
+
+    def __init__(self):
+        self.seen: list[str] = []
+
+    def _score_pairs(self, hypotheses, references):
+        self.seen += [*hypotheses, *references]
+        return super()._score_pairs(hypotheses, references)
+
+
+@pytest.mark.parametrize("blank", INVISIBLE)
+def test_text_without_visible_characters_is_empty_on_either_side(blank):
+    """Issue "ground" #4/#13: the contract decides once that text with no visible character is empty:
+    such a hypothesis, or a pair whose references are all such text, gets the worst score, and no
+    metric ever sees it (a blank reference beside a real one is dropped)."""
+    metric = Recording()
+    scores = metric.score([blank, "a b", "a b", "a\u0301 b"], ["a", blank, [blank, "a b"], "a\u0301 b"])
+    assert scores.tolist() == [0.0, 0.0, 1.0, 1.0]
+    assert blank not in metric.seen and all(text.strip() for text in metric.seen)
+
+
+@pytest.mark.parametrize("text", ["a\ud800", "\udfff"])
+def test_a_lone_surrogate_is_refused_by_the_contract(text):
+    """Issue "ground" #12: a lone surrogate reached the metric (BLEU silently 0, RoMe a TypeError)."""
+    with pytest.raises(InputError, match="hypothesis #0.*surrogate"):
+        WordOverlap().score([text], ["a"])
+    with pytest.raises(InputError, match="reference #1.*surrogate"):
+        WordOverlap().score(["a", "b"], ["a", ["b", text]])
+
+
+def test_build_metrics_refuses_a_bare_string():
+    """Issue "ground" #12: ``build_metrics("bleu", None)`` iterated the string ("unknown metric 'b'")."""
+    with pytest.raises(InputError, match="list of metric names"):
+        registry.build_metrics("bleu", None)
+    with pytest.raises(InputError, match="list of metric names"):
+        registry.expand_metric_names("bleu")
+    assert list(registry.build_metrics(["bleu"])) == ["bleu"]
+
+
 def test_nan_from_a_metric_is_refused():
     class Broken(WordOverlap):
         name = "broken"

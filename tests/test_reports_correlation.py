@@ -186,6 +186,9 @@ class CountingBLEU:
     ('"quality": Infinity', "'quality' must be a finite number, got inf (not finite)"),
     ('"human": {"quality": -Infinity}', "'quality' must be a finite number, got -inf (not finite)"),
     ('"human": {"quality": "4.0"}', "'quality' must be a finite number, got '4.0' (a string)"),
+    ('"quality": null', "'quality' must be a finite number, got null"),  # issue "ground" #11: no file or line
+    ('"quality": true', "'quality' must be a finite number, got true (a boolean)"),
+    ('"fluency": 3', "'quality' is missing (other items have it)"),
 ])
 def test_bad_ratings_are_refused_before_any_metric_scores(tmp_path, capsys, bad, shown):
     """Issue item 4: "4.0" silently dropped a criterion; Infinity was refused only after scoring."""
@@ -215,3 +218,31 @@ def test_bad_ratings_are_refused_before_any_metric_scores(tmp_path, capsys, bad,
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and f"{data}:4: rating {shown}" in err
     assert CountingBLEU.scored == 0 and not (tmp_path / "out").exists()
+
+
+def test_constant_ratings_say_why_their_cells_are_empty(tmp_path, capsys):
+    """Issue "ground" #11: constant ratings gave "–" in every cell with no note why."""
+    texts = ["the hotel is cheap", "a cheap hotel", "the hotel is near the station", "it is a hotel", "cheap", "no"]
+    lines = [json.dumps({"id": i, "hypothesis": text, "references": ["a cheap hotel"], "quality": 3,
+                         "fluency": i % 3}) for i, text in enumerate(texts)]
+    data = tmp_path / "flat.jsonl"
+    data.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert main(["report", "correlation", "--dataset", str(data), "--metric", "bleu", "--bootstrap", "0",
+                 "--no-cache", "--out", str(tmp_path / "out")]) == 0
+    out = capsys.readouterr().out
+    assert "–" in out and "quality: every human rating is 3" in out
+    assert "fluency: every human rating" not in out
+
+
+def test_long_runs_say_what_they_are_doing_even_without_a_terminal(tmp_path, capsys):
+    """Issue "ground" #16: 2,500 multi-reference items took 2 min 19 s with no progress output."""
+    texts = ["the hotel is cheap", "a cheap hotel", "the hotel is near the station", "it is a hotel", "cheap", "no"]
+    lines = [json.dumps({"id": i, "hypothesis": text, "references": ["a cheap hotel", "the hotel"], "quality": i % 4})
+             for i, text in enumerate(texts)]
+    data = tmp_path / "rated.jsonl"
+    data.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert main(["report", "correlation", "--dataset", str(data), "--metric", "bleu", "--metric", "chrf",
+                 "--bootstrap", "20", "--no-cache", "--out", str(tmp_path / "out")]) == 0
+    err = capsys.readouterr().err
+    assert "scoring bleu: 6 items" in err and "scoring chrf: 6 items" in err
+    assert "correlating 2 metrics with 1 criteria" in err and "20 bootstrap resamples" in err

@@ -44,6 +44,11 @@ def card_line(label: str, fingerprint: str, expectation: str = "decrease") -> di
             "edits": [], "expectation": expectation, "label": label, "note": "", "fingerprint": fingerprint}
 
 
+def distinct(lines: list[dict]) -> list[dict]:
+    """Card lines made distinct judgements (one source each): a repeated line is refused (#8)."""
+    return [{**line, "source_id": f"x{i}"} for i, line in enumerate(lines)]
+
+
 def _copy_of_repetition(tmp_path: Path, monkeypatch):
     """A copy of perturbations/repetition.py (and base.py) in a package folder of its own, imported by path."""
     package = tmp_path / "perturbations"
@@ -62,7 +67,7 @@ def test_a_card_goes_stale_when_its_perturbation_is_edited(tmp_path, monkeypatch
     fingerprint = perturbation_fingerprint(copy)
     assert str(tmp_path) not in fingerprint and fingerprint != perturbation_fingerprint(type(copy)(max_repeats=5))
     cards = tmp_path / "cards"
-    write_card([card_line("intended", fingerprint)] * 9 + [card_line("broken", fingerprint)],
+    write_card(distinct([card_line("intended", fingerprint)] * 9 + [card_line("broken", fingerprint)]),
                cards / "dialogue" / "repetition.jsonl")
     status = card_statuses("repetition", perturbation_fingerprint(copy), cards)["decrease"]
     assert status.state == CURRENT and status.n == 10 and status.rate == 0.9
@@ -80,6 +85,17 @@ def test_cards_are_validated(tmp_path):
     path = write_card([{**card_line("intended", "fp"), "fingerprint": ""}], tmp_path / "nofp.jsonl")
     with pytest.raises(InputError, match="fingerprint"):
         load_card(path)
+
+
+def test_a_line_judged_twice_is_refused_not_counted_twice(tmp_path):
+    """Issue "ground" #8: a card appended to itself gave n = 120 and narrowed [89, 99] to [92, 99], silently."""
+    shipped = ROOT / "perturbations" / "cards" / "passive.jsonl"
+    doubled = tmp_path / "passive.jsonl"
+    lines = shipped.read_text(encoding="utf-8").splitlines()
+    doubled.write_text("\n".join(lines + lines) + "\n", encoding="utf-8")
+    with pytest.raises(InputError, match=rf"passive.jsonl:{len(lines) + 1}: .*line 1"):
+        load_card(doubled)
+    assert len(load_card(shipped)) == len(lines)  # the same text drawn from two sources is two lines
 
 
 def test_missing_cards_are_unmeasured(tmp_path):
@@ -142,10 +158,10 @@ def _suite_output(root: Path, name: str, kind: str, fingerprint: str, trained: d
 
 def test_robustness_table_shows_validity_marks_uninformative_rows_and_trained_families(tmp_path):
     cards, out = tmp_path / "cards", tmp_path / "out"
-    write_card([card_line("intended", "fp-r")] * 7 + [card_line("broken", "fp-r")] * 3,
+    write_card(distinct([card_line("intended", "fp-r")] * 7 + [card_line("broken", "fp-r")] * 3),
                cards / "dialogue" / "repetition.jsonl")
-    write_card([{**card_line("intended", "fp-e"), "card": "entity"}] * 19 + [{**card_line("broken", "fp-e"),
-               "card": "entity"}], cards / "dialogue" / "entity.jsonl")
+    write_card(distinct([{**card_line("intended", "fp-e"), "card": "entity"}] * 19 + [{**card_line("broken", "fp-e"),
+               "card": "entity"}]), cards / "dialogue" / "entity.jsonl")
     _suite_output(out, "repetition", "repetition", "fp-r", {"rome": ["repetition", "entity"]})
     _suite_output(out, "entity_replacement", "entity", "fp-old", {"rome": ["repetition"]})
     _suite_output(out, "typos_space", "typos_space", "fp-t", {"rome": []})
@@ -160,4 +176,25 @@ def test_robustness_table_shows_validity_marks_uninformative_rows_and_trained_fa
     assert not rows["entity_replacement", "decrease"][5].endswith("†")
     assert rows["typos_space", "decrease"][3] == UNMEASURED
     notes = "\n".join(table.notes)
-    assert "RoMe's scorer was trained on this family of damage" in notes and "uninformative" in notes
+    assert "RoMe's scorer or grammar classifier was trained on this family of damage" in notes and "uninformative" in notes
+
+
+def test_demetr_rows_are_marked_where_rome_trained_on_one_of_their_categories(tmp_path):
+    """Issue "ground" (Claims): DEMETR rows never got the †, though RoMe's scorer negatives (shuffle, entity
+    swap, truncation) and its grammar classifier's damage (delete, repeat) match DEMETR categories."""
+    out = tmp_path / "out"
+    folder = out / "demetr"
+    folder.mkdir(parents=True)
+    cell = {"pass_rate": 0.9, "n": 10, "mean_delta": -0.1, "worst_delta": 0.2, "passed": True, "requirement": "x"}
+    summary = {"suite": "demetr", "signatures": {"bleu": "b", "rome": "r"}, "data": {"n_cases": 40},
+               "perturbation": None, "validity": {"card": None, "published": True},
+               "checks": {m: {c: cell for c in ("controls", "critical", "major", "minor")} for m in ("bleu", "rome")},
+               "check_expectations": {}, "trained_on_families": {
+                   "rome": ["repetition", "critical_id20_shuffled", "minor_id2_repeat4"], "bleu": []}}
+    (folder / "summary.json").write_text(json.dumps(summary))
+    table = robustness.checks_table(robustness.build_report(out, cards_dir=tmp_path / "cards"))
+    rows = {(r[0], r[1]): r for r in table.rows}
+    assert rows["demetr", "critical"][5].endswith("†") and rows["demetr", "minor"][5].endswith("†")
+    assert not rows["demetr", "major"][5].endswith("†") and not rows["demetr", "controls"][5].endswith("†")
+    assert not any(rows["demetr", c][4].endswith("†") for c in ("controls", "critical", "major", "minor"))
+    assert "grammar classifier" in "\n".join(table.notes)

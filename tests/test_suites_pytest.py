@@ -92,3 +92,35 @@ def test_shipped_suite_files_collect_from_the_repository():
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "suites/passive_form.py::bleu[invariant]" in proc.stdout
     assert "suites/passive_form.py::bleu[paper_examples]" in proc.stdout
+
+
+MISSING_MODEL_SUITE = SUITE.replace('metrics=["bleu", "chrf", "meteor"]', 'metrics=["absent_model_for_test"]').replace(
+    "from suites.harness import", textwrap.dedent('''
+    from rome.core.contract import Metric
+    from rome.core.errors import ResourceMissingError
+    from rome.core.registry import register
+
+
+    @register("absent_model_for_test")
+    class AbsentModel(Metric):
+        name = "absent_model_for_test"
+
+        def _score_pairs(self, hypotheses, references):
+            raise ResourceMissingError("the model of absent_model_for_test is not installed")
+
+
+    from suites.harness import''').strip("\n"), 1)
+
+
+@pytest.mark.parametrize(("required", "outcome"), [("1", {"failed": 1}), ("0", {"skipped": 1})])
+def test_a_missing_metric_fails_where_the_install_promised_it(pytester, tmp_path, monkeypatch, required, outcome):
+    """Issue "ground" (Claims): a missing model was always a skip, so a suite run could pass with a metric
+    silently absent; under ROME_REQUIRE_EXTRAS=1 (tox) it fails, elsewhere it still skips."""
+    monkeypatch.setenv("ROME_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("ROME_OUT", str(tmp_path / "reports"))
+    monkeypatch.setenv("ROME_REQUIRE_EXTRAS", required)
+    pytester.makeconftest(CONFTEST)
+    pytester.makepyfile(absent_suite=MISSING_MODEL_SUITE)
+    result = pytester.runpytest_subprocess("--suite-n", "5", "-k", "invariant", "-rs")
+    result.assert_outcomes(**outcome, deselected=1)
+    assert "is not installed" in result.stdout.str()

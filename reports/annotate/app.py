@@ -66,7 +66,10 @@ class Session:
 def _json_body() -> dict[str, Any]:
     if not request.is_json:
         abort(415, "send the body as application/json")
-    body = request.get_json(silent=True)
+    try:
+        body = request.get_json(silent=True)
+    except RecursionError:  # json's parser recurses per bracket; silent=True only covers ValueError
+        abort(400, "the body is nested too deeply to be a rating")
     if not isinstance(body, dict):
         abort(400, "the body must be a JSON object")
     return body

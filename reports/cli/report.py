@@ -74,7 +74,8 @@ def run_correlation(args: argparse.Namespace) -> int:
     results = []
     for dataset in datasets:
         out = base if single else base / dataset.name
-        result = compute(dataset, config, cache, _progress_bars())
+        result = compute(dataset, config, cache, _progress_bars(),
+                         stage=lambda line, name=dataset.name: print(f"{name}: {line} ...", file=sys.stderr, flush=True))
         for name, reason in result.skipped.items():
             print(f"warning: left out {name}: {reason}", file=sys.stderr)
         written = write_report(result, out)
@@ -91,7 +92,7 @@ def run_correlation(args: argparse.Namespace) -> int:
 
 
 def _progress_bars():
-    """A progress callback showing one tqdm bar per metric (on a terminal only)."""
+    """A progress callback showing one tqdm bar per metric (on a terminal; the stage lines say the rest)."""
     from tqdm import tqdm
 
     bars: dict[str, tqdm] = {}

@@ -11,20 +11,38 @@ complete, and a fresh run that fails before its first row leaves no empty file b
 ``--resume`` makes the output complete for the input and the metrics asked for: rows not yet
 written are appended; rows written by an earlier run that lack a requested metric get it
 scored and added (the file is rewritten safely); a last line cut off by a kill is dropped.
+
+It only ever *completes* a run, never mixes two: each row records what it was scored from and
+with (``scored_with``: a hash of its hypothesis and references, and each metric's signature), and
+``--resume`` refuses, leaving the output untouched, when a row no longer matches its input line
+(edited, or lines without ids moved), a row's id is gone from the input, or a requested metric's
+signature differs from the one its rows were scored with (another ``--model``, setting, code or
+weights). ``--force`` scores everything again.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
 from rome.core.errors import InputError
-from rome.core.jsonl import dump_line, has_lone_surrogate, read_jsonl, repair_incomplete_tail, require_text
+from rome.core.jsonl import (
+    dump_line,
+    has_lone_surrogate,
+    read_jsonl,
+    repair_incomplete_tail,
+    require_text,
+    unique_id,
+)
 
 Item = dict[str, Any]
+#: the field of each output row that records what it was scored from (``input``) and with (``signatures``)
+SCORED_WITH = "scored_with"
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -39,7 +57,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--output", type=Path, help="output JSONL (input line + 'scores')")
     p.add_argument("--resume", action="store_true",
                    help="complete an earlier run: score ids not yet in --output, and add requested metrics "
-                        "missing from rows already there")
+                        "missing from rows already there. Refuses (output untouched) when a row no longer "
+                        "matches its input line (text edited, lines without ids moved, id gone) or a metric's "
+                        "signature changed (--model, settings, code, weights): use --force to score again")
     p.add_argument("--force", action="store_true",
                    help="overwrite an existing --output (replaced only once the new output is complete)")
     p.add_argument("--chunk-size", type=int, default=None,
@@ -116,17 +136,15 @@ def _score_single(args: argparse.Namespace) -> int:
 
 
 def _load_pairs(path: Path, references_needed: bool = True) -> list[Item]:
-    items, seen = [], set()
+    items: list[Item] = []
+    seen: dict[str, tuple[int, bool]] = {}
     for number, obj in read_jsonl(path):
         where = f"{path}:{number}"
+        unique_id(obj, number, seen, where)
         obj.setdefault("id", number)
         require_text(obj, "hypothesis", where)
         if references_needed or "reference" in obj:
             require_text(obj, "reference", where, allow_list=True)
-        key = str(obj["id"])
-        if key in seen:
-            raise InputError(f"{where}: duplicate id {obj['id']!r}")
-        seen.add(key)
         items.append(obj)
     if not items:
         raise InputError(f"{path}: no pairs to score")
@@ -152,7 +170,7 @@ def _score_file(args: argparse.Namespace) -> int:
     names = _metric_names(args)
     items = _load_pairs(args.input, _references_needed(names))
     from rome.core.cache import ScoreCache, default_cache_path
-    from rome.core.engine import CHUNK_SIZE, Corpus, ScoringEngine, get_executor
+    from rome.core.engine import CHUNK_SIZE, Corpus, ScoringEngine, cache_signature, get_executor
     from rome.core.files import replaced_when_complete
 
     executor = get_executor(args.engine, workers=args.workers, address=args.ray_address)
@@ -160,6 +178,7 @@ def _score_file(args: argparse.Namespace) -> int:
     engine = ScoringEngine.build(names, args.model, cache, executor, args.chunk_size or CHUNK_SIZE)
     # the corpus rule: idf-like metrics are fitted on every pair of the input, also when resuming
     corpus = Corpus.of(f"rome score --input {args.input}: all {len(items)} lines", _pairs(items))
+    args.signatures = {name: cache_signature(metric, corpus) for name, metric in engine.metrics.items()}
     if args.resume and args.output.exists():
         todo = _resume(args, engine, corpus, items, names)
         written = _append(args.output, _scored(args, engine, todo, corpus, names))
@@ -176,16 +195,25 @@ def _pairs(items: list[Item]) -> list[tuple[str, Any]]:
     return [(item["hypothesis"], item.get("reference")) for item in items]
 
 
+def input_hash(item: Item) -> str:
+    """What a row was scored from: its hypothesis and reference(s), hashed (a str and a one-item list differ)."""
+    blob = json.dumps([item.get("hypothesis"), item.get("reference")], ensure_ascii=False)
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:16]
+
+
 def _scored(args: argparse.Namespace, engine, todo: list[Item], corpus,
             names: list[str]) -> Iterator[list[Item]]:
-    """Scored rows of ``todo`` in input order, a slice as soon as it is scored, with a progress bar on long runs."""
+    """Scored rows of ``todo`` in input order, a slice as soon as it is scored (progress bar on long runs),
+    each row recording its input hash and the signatures."""
     from tqdm import tqdm
 
     with tqdm(total=len(todo), unit="pair", disable=len(todo) < engine.chunk_size, file=sys.stderr) as bar:
         if todo:
             for start, end, scores in engine.stream(_pairs(todo), corpus, names):
                 bar.update(end - start)
-                yield [{**todo[i], "scores": {n: float(scores[n][i - start]) for n in names}}
+                yield [{**todo[i], "scores": {n: float(scores[n][i - start]) for n in names},
+                        SCORED_WITH: {"input": input_hash(todo[i]),
+                                      "signatures": {n: args.signatures[n] for n in names}}}
                        for i in range(start, end)]
 
 
@@ -219,8 +247,10 @@ def _resume(args: argparse.Namespace, engine, corpus, items: list[Item], names: 
     notice = repair_incomplete_tail(args.output)
     if notice:
         print(f"rome score: {notice}", file=sys.stderr)
-    rows = [obj for _, obj in read_jsonl(args.output)]
+    numbered = list(read_jsonl(args.output))
+    rows = [obj for _, obj in numbered]
     by_id = {str(row.get("id")): row for row in rows}
+    _refuse_stale(args, items, numbered, names)
     todo: list[Item] = []
     lacking: dict[tuple[str, ...], list[Item]] = {}
     for item in items:
@@ -238,6 +268,37 @@ def _resume(args: argparse.Namespace, engine, corpus, items: list[Item], names: 
     return todo
 
 
+def _refuse_stale(args: argparse.Namespace, items: list[Item], numbered: list[tuple[int, Item]],
+                  names: list[str]) -> None:
+    """Refuse to complete an output that another input or other metric settings produced (see the module doc)."""
+    out = args.output
+    by_id = {str(item["id"]): item for item in items}
+    force = "; --force scores everything again (or give a new --output)"
+    unchecked = [(n, row) for n, row in numbered if not isinstance(row.get(SCORED_WITH), dict)]
+    if unchecked:
+        raise InputError(f"{out}:{unchecked[0][0]}: {len(unchecked)} rows have no {SCORED_WITH!r} record (written "
+                         f"by an older rome score), so whether they match this input and these metrics cannot be "
+                         f"checked{force}")
+    gone = [(n, row) for n, row in numbered if str(row.get("id")) not in by_id]
+    changed = [(n, row) for n, row in numbered
+               if str(row.get("id")) in by_id and row[SCORED_WITH].get("input") != input_hash(by_id[str(row["id"])])]
+    if gone or changed:
+        n, row = (changed or gone)[0]
+        what = ("its hypothesis or references changed since it was scored" if changed
+                else "no input line has this id any more")
+        raise InputError(f"{out}: {len(changed) + len(gone)} rows no longer match {args.input} (first: line {n}, "
+                         f"id {row.get('id')!r}: {what}; lines without an id are numbered by line, so moving "
+                         f"them changes their ids){force}")
+    for name in names:
+        old = [(n, row[SCORED_WITH].get("signatures", {}).get(name)) for n, row in numbered
+               if name in (row.get("scores") or {})]
+        stale = [(n, sig) for n, sig in old if sig != args.signatures[name]]
+        if stale:
+            raise InputError(f"{out}: {name} in {len(stale)} rows was scored with a different signature "
+                             f"(line {stale[0][0]}: {stale[0][1]}; now: {args.signatures[name]}): another "
+                             f"--model, setting, code or weights{force}")
+
+
 def _add_missing_scores(args: argparse.Namespace, engine, corpus, rows: list[Item],
                         by_id: dict[str, Item], lacking: dict[tuple[str, ...], list[Item]]) -> None:
     """Score the requested metrics that rows already written lack, then rewrite the file safely."""
@@ -251,5 +312,6 @@ def _add_missing_scores(args: argparse.Namespace, engine, corpus, rows: list[Ite
                 if not isinstance(row.get("scores"), dict):
                     row["scores"] = {}
                 row["scores"].update(new["scores"])
+                row[SCORED_WITH].setdefault("signatures", {}).update(new[SCORED_WITH]["signatures"])
     with replaced_when_complete(args.output) as out:
         out.writelines(dump_line(row) for row in rows)

@@ -18,7 +18,7 @@ from rome.core.errors import InputError
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("validity", help="validity of each perturbation (judged cards, Wilson 95 % CI)")
+    p = sub.add_parser("validity", help="validity of each perturbation (judged cards, Wilson 95 %% CI)")
     p.add_argument("--cards", type=Path, default=None, help="card folder (default: perturbations/cards)")
     p.add_argument("--draw", metavar="SUITE", default=None,
                    help="write an unlabelled card for SUITE's perturbation instead (to judge by hand)")

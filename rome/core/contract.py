@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import abc
 import math
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,6 +20,7 @@ import numpy as np
 
 from rome.core.errors import InputError
 from rome.core.fingerprint import code_fingerprint, harness_version
+from rome.core.jsonl import has_lone_surrogate
 
 Reference = str | Sequence[str]
 
@@ -41,9 +43,27 @@ class Signature:
         return {"name": self.name, **dict(self.fields)}
 
 
+#: Unicode categories of characters that show something: letters, marks are not (a lone combining mark
+#: shows nothing), numbers, punctuation, symbols. Spaces, controls, format characters (zero-width
+#: space, byte-order mark, soft hyphen), surrogates and unassigned code points show nothing.
+_VISIBLE_CATEGORIES = frozenset("LNPS")
+
+
+def has_visible_text(text: str) -> bool:
+    """Whether ``text`` shows at least one character; text that does not is empty text.
+
+    Decided here once, so every metric treats ``""``, ``"  "``, ``"\u200b"`` or a lone combining
+    mark the same way: an empty hypothesis gets the worst score, an empty reference is no reference.
+    """
+    return any(unicodedata.category(ch)[0] in _VISIBLE_CATEGORIES for ch in text)
+
+
 def _check_text(value: object, what: str, index: int) -> str:
     if not isinstance(value, str):
         raise InputError(f"{what} #{index} must be a string, got {type(value).__name__}")
+    if has_lone_surrogate(value):
+        raise InputError(f"{what} #{index} holds a lone surrogate (a \\ud800-\\udfff code point without "
+                         "its pair), which is not valid Unicode text")
     return value
 
 
@@ -76,6 +96,8 @@ class Metric(abc.ABC):
     ``score`` validates input, gives empty hypotheses the metric's worst score (never NaN),
     and reduces multi-reference inputs to the best score over the references (as bert-score
     does). Metrics with native multi-reference support (BLEU) override :meth:`_score_multi`.
+    Empty means no visible character (:func:`has_visible_text`); an empty reference is dropped,
+    and a pair left without one gets the worst score too, so no metric ever sees empty text.
     """
 
     name: ClassVar[str]
@@ -96,8 +118,10 @@ class Metric(abc.ABC):
         if references is None and not self.needs_reference and hypotheses is not None:
             references = [""] * len(hypotheses)
         hyps, refs = normalize_pairs(hypotheses, references)
+        if self.needs_reference:
+            refs = [[r for r in rs if has_visible_text(r)] for rs in refs]
         out = np.full(len(hyps), self.worst_score, dtype=np.float64)
-        keep = [i for i, h in enumerate(hyps) if h.strip()]
+        keep = [i for i, h in enumerate(hyps) if has_visible_text(h) and (refs[i] or not self.needs_reference)]
         if keep:
             scores = self._score_multi([hyps[i] for i in keep], [refs[i] for i in keep])
             out[keep] = np.asarray(scores, dtype=np.float64)

@@ -98,6 +98,12 @@ class Encoder:
             self._tokenizer = from_pretrained(AutoTokenizer, self.path)
             model = from_pretrained(AutoModel, self.path)
         except (OSError, ValueError) as exc:
+            if Path(self.path).is_dir():  # a local folder: name all of it, and say what is wrong with it
+                reason = " ".join(str(exc).split())[:200]
+                raise ResourceMissingError(
+                    f"model directory {self.path} is not a Hugging Face model ({reason}); "
+                    f"omit --model to use the embedded default {DEFAULT_MODEL}"
+                ) from exc
             raise ResourceMissingError(
                 f"model {self.name!r} is not available locally (no network here?); "
                 f"omit --model to use the embedded default {DEFAULT_MODEL}"

@@ -22,6 +22,8 @@ def read_jsonl(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
     never be written back out) is refused here, naming the line and field, before any work starts.
     """
     path = Path(path)
+    if path.is_dir():
+        raise InputError(f"{path}: is a directory, not a JSONL file")
     if not path.is_file():
         raise InputError(f"{path}: no such file")
     with path.open("rb") as handle:
@@ -85,6 +87,24 @@ def require_text(obj: dict[str, Any], key: str, where: str, allow_list: bool = F
     kind = "a string or a non-empty list of strings" if allow_list else "a string"
     shown = "missing" if key not in obj else f"got {type(value).__name__}"
     raise InputError(f"{where}: field {key!r} must be {kind} ({shown})")
+
+
+def unique_id(obj: dict[str, Any], number: int, seen: dict[str, tuple[int, bool]], where: str) -> str:
+    """The line's id as a key (its line number when it has no ``id``), refused when an earlier line has it.
+
+    The message says when either line had no ``id``: a line numbered 1 and a later ``"id": 1`` clash,
+    which "duplicate id 1" alone would leave a puzzle.
+    """
+    explicit = "id" in obj
+    key = str(obj["id"] if explicit else number)
+    if key in seen:
+        first, first_explicit = seen[key]
+        why = "" if first_explicit else f", which has no 'id' and so is id {first} (its line number)"
+        mine = "" if explicit else " (this line has no 'id': its line number is its id)"
+        raise InputError(f"{where}: duplicate id {obj['id'] if explicit else number!r}{mine}: "
+                         f"line {first} has it too{why}")
+    seen[key] = (number, explicit)
+    return key
 
 
 def dump_line(obj: dict[str, Any]) -> str:

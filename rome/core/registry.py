@@ -78,8 +78,16 @@ def needs_reference(name: str) -> bool:
     return bool(getattr(metric_class(name), "needs_reference", True))
 
 
+def _name_list(names: Any) -> list[str]:
+    """``names`` as a list, refusing a bare string (iterating it would ask for metrics 'b', 'l', ...)."""
+    if isinstance(names, str):
+        raise InputError(f"give a list of metric names, not the single string {names!r} (e.g. [{names!r}])")
+    return list(names)
+
+
 def build_metrics(names: list[str], model: str | None = None, **options: Any) -> dict[str, Metric]:
     """Build several metrics; ``model`` goes to the encoder-based ones only, ``options`` to all."""
+    names = _name_list(names)
     return {name: build_metric(name, **options, **({"model": model} if uses_encoder(name) else {}))
             for name in names}
 
@@ -87,7 +95,7 @@ def build_metrics(names: list[str], model: str | None = None, **options: Any) ->
 def expand_metric_names(names: list[str]) -> list[str]:
     """Turn CLI-style names (``all`` allowed) into registered metric names, order kept."""
     out: list[str] = []
-    for name in names:
+    for name in _name_list(names):
         for item in available_metrics(include_variants=False) if name == "all" else [name]:
             metric_class(item)  # validates
             if item not in out:

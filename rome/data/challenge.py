@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rome.core.contract import has_visible_text
 from rome.core.errors import InputError
 from rome.core.jsonl import refuse_lone_surrogates
 from rome.core.paths import shared_path
@@ -47,6 +48,8 @@ DEMETR_REVERSED = frozenset({"base_id35_reference"})
 SEVERITY_ORDER = ("base", "minor", "major", "critical")
 #: category names reserved for the summary rows of an accuracy table
 RESERVED_CATEGORY = "ALL"
+#: the severity of the summary row ``ALL`` (every item pooled); an item's severity may not be named so
+ALL_SEVERITY = "all"
 SUFFIXES = (".json", ".jsonl")
 
 SKIP_PERT_CHECK = "pert_check false"
@@ -236,9 +239,19 @@ def _severity(row: dict[str, Any]) -> str:
     value = row.get("severity")
     if value is None:
         return ""
-    if isinstance(value, bool) or not isinstance(value, str | int | float):
+    if not isinstance(value, str):  # 3 is not "3": a number here is a mistake, not a tier's name
         raise InputError(f"{row['_where']}: field 'severity' must be a string (got {value!r})")
-    return str(value).strip()
+    name = _printable(value.strip(), "severity", row["_where"])
+    if name.lower() == ALL_SEVERITY:
+        raise InputError(f"{row['_where']}: severity {name!r} is reserved for the summary row ALL; rename it")
+    return name
+
+
+def _printable(name: str, field: str, where: str) -> str:
+    """``name`` unless it holds a control or invisible character (a newline would break the tables' rows)."""
+    if not name.isprintable():
+        raise InputError(f"{where}: field {field!r} holds a control or invisible character ({name!r})")
+    return name
 
 
 def _pert_check(row: dict[str, Any]) -> bool:
@@ -253,7 +266,7 @@ def _pert_check(row: dict[str, Any]) -> bool:
 
 
 def _skip_reason(reference: tuple[str, ...], good: str, bad: str) -> str | None:
-    if not reference or not good.strip() or not bad.strip():
+    if not reference or not has_visible_text(good) or not has_visible_text(bad):
         return SKIP_EMPTY
     if good.strip() == bad.strip():
         return SKIP_SAME
@@ -278,7 +291,7 @@ def _demetr_items(rows: list[dict[str, Any]], path: Path, info: SourceFile) -> I
             continue
         reference, mt, pert = _text(row, "eng_sent"), _text(row, "mt_sent"), _text(row, "pert_sent")
         good, bad = (pert, mt) if info.reversed else (mt, pert)
-        refs = (reference,) if reference.strip() else ()
+        refs = (reference,) if has_visible_text(reference) else ()
         if reason := _skip_reason(refs, good, bad):
             info.skipped[reason] += 1
             continue
@@ -295,13 +308,13 @@ def _references(row: dict[str, Any]) -> tuple[str, ...]:
     else:
         raise InputError(f"{row['_where']}: field 'reference' must be a string or a non-empty list of strings "
                          f"(got {type(value).__name__})")
-    return tuple(v for v in values if v.strip())
+    return tuple(v for v in values if has_visible_text(v))
 
 
 def _category(value: object, where: str) -> str:
     if not isinstance(value, str) or not value.strip():
         raise InputError(f"{where}: field 'category' must be a non-empty string (got {value!r})")
-    name = value.strip()
+    name = _printable(value.strip(), "category", where)
     if name == RESERVED_CATEGORY or name.startswith(RESERVED_CATEGORY + ":"):
         raise InputError(f"{where}: category {name!r} is reserved for the summary rows; rename it")
     return name

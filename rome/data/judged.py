@@ -148,6 +148,9 @@ def _human_scores(obj: dict[str, Any], where: str) -> dict[str, float]:
         raw = {k: v for k, v in obj.items()
                if k not in ITEM_FIELDS and (isinstance(v, int | float) and not isinstance(v, bool) or _looks_numeric(v))}
     if not isinstance(raw, dict) or not raw:
+        unrated = [k for k, v in obj.items() if k not in ITEM_FIELDS and (v is None or isinstance(v, bool))]
+        if unrated and obj.get("human") is None:  # "quality": null or true: a rating that is no number
+            raise InputError(f"{where}: {_lacking_rating(obj, unrated[0])}")
         raise InputError(f"{where}: no human scores (give 'human': {{criterion: number}} or numeric fields)")
     scores = {}
     for key, value in raw.items():
@@ -157,6 +160,18 @@ def _human_scores(obj: dict[str, Any], where: str) -> dict[str, float]:
             raise InputError(f"{where}: rating {key!r} must be a finite number, got {value!r} ({kind})")
         scores[str(key)] = rating
     return scores
+
+
+def _lacking_rating(obj: dict[str, Any], criterion: str) -> str:
+    """Why a line has no rating for a criterion other lines rate: a value that is no number, or none."""
+    human = obj.get("human")
+    holder = human if isinstance(human, dict) else obj
+    if criterion not in holder:
+        return f"rating {criterion!r} is missing (other items have it); every item needs every criterion"
+    value = holder[criterion]
+    shown = ("null" if value is None else "true (a boolean)" if value is True else "false (a boolean)"
+             if value is False else f"{value!r} ({type(value).__name__})")
+    return f"rating {criterion!r} must be a finite number, got {shown}"
 
 
 def load_jsonl(path: str | Path, name: str | None = None) -> JudgedDataset:
@@ -169,6 +184,7 @@ def load_jsonl(path: str | Path, name: str | None = None) -> JudgedDataset:
 
 def _judged(numbered: Iterable[tuple[int, dict[str, Any]]], source: str, name: str) -> JudgedDataset:
     items: list[JudgedItem] = []
+    lines: list[tuple[int, dict[str, Any]]] = []
     seen: set[str] = set()
     for number, obj in numbered:
         where = f"{source}:{number}"
@@ -180,12 +196,14 @@ def _judged(numbered: Iterable[tuple[int, dict[str, Any]]], source: str, name: s
         seen.add(item_id)
         items.append(JudgedItem(item_id, str(obj.get("dataset", name)), str(obj.get("system", "-")),
                                 str(obj.get("mr", "")), hypothesis, refs, _human_scores(obj, where)))
+        lines.append((number, obj))
     if not items:
         raise InputError(f"{source}: no items")
     criteria = tuple(dict.fromkeys(k for it in items for k in it.human))
-    missing = [c for c in criteria if any(c not in it.human for it in items)]
-    if missing:
-        raise InputError(f"{source}: criterion {missing[0]!r} is missing from some items; every item needs every criterion")
+    for criterion in criteria:
+        lacking = next(((n, obj) for it, (n, obj) in zip(items, lines) if criterion not in it.human), None)
+        if lacking is not None:
+            raise InputError(f"{source}:{lacking[0]}: {_lacking_rating(lacking[1], criterion)}")
     empty = sum(not it.hypothesis.strip() for it in items)
     notes = {"empty hypotheses (scored as empty)": empty} if empty else {}
     return JudgedDataset(name, source, criteria, items, notes)

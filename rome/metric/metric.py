@@ -32,7 +32,7 @@ from pathlib import Path
 
 import numpy as np
 
-from rome.core.contract import Metric, Reference, normalize_pairs
+from rome.core.contract import Metric, Reference, has_visible_text, normalize_pairs
 from rome.core.encoder import get_encoder
 from rome.core.errors import InputError, ResourceMissingError
 from rome.core.fingerprint import file_digest
@@ -49,6 +49,30 @@ VARIANTS: dict[str, tuple[str, str | None]] = {
     "soft": ("soft", None),
     "ted": ("std", "ted"),
     "grammar": ("std", "full"),
+}
+
+
+#: the damage the grammar classifier was pre-trained to call damaged (``rome.training.grammar_corruptions.DAMAGES``,
+#: restated here because the metric never imports its training code; a test keeps the two equal)
+GRAMMAR_DAMAGES = ("swap", "delete", "insert", "inflect", "move", "repeat")
+#: DEMETR's word-removal categories: words dropped, as truncation and deletion drop them
+_DEMETR_REMOVALS = ("major_id5_pp_removed", "minor_id12_conj_removed", "critical_id21_adj_adv_removed",
+                    "critical_id23_noun_removed", "critical_id24_subj_removed", "critical_id25_ne_removed")
+_DEMETR_SHUFFLES = ("critical_id20_shuffled", "base_id33_shuffle_trans")
+#: harness perturbation kinds and DEMETR categories each damage of a learned part resembles: the scorer's
+#: negative kinds (``rome.training.negatives``; its weights list the harness kinds themselves) and the
+#: grammar classifier's damages. A suite row or DEMETR category listed here is not unseen damage (the † mark).
+TRAINED_DAMAGE: dict[str, tuple[str, ...]] = {
+    "shuffle": _DEMETR_SHUFFLES,
+    "entity_swap": ("critical_id9_ne_replaced", "critical_id10_numbers_replaced"),
+    "truncation": _DEMETR_REMOVALS,
+    "repetition": ("minor_id2_repeat4",),
+    "swap": _DEMETR_SHUFFLES,
+    "move": _DEMETR_SHUFFLES,
+    "delete": _DEMETR_REMOVALS,
+    "repeat": ("repetition", "minor_id2_repeat4"),
+    "insert": ("critical_id6_addition",),
+    "inflect": ("major_id18_aspect",),
 }
 
 
@@ -205,9 +229,9 @@ class RoMe(Metric):
     def components(self, hypothesis: str, reference: Reference) -> Components:
         """The features and final score of one pair (the best reference when several)."""
         hyps, refs = normalize_pairs([hypothesis], [reference])
-        if not hypothesis.strip():
+        candidates = [ref for ref in refs[0] if has_visible_text(ref)]  # empty as the contract's score() sees it
+        if not has_visible_text(hypothesis) or not candidates:
             return Components(0.0, None, None, self.worst_score)
-        candidates = refs[0]
         feats = self.features([hypothesis] * len(candidates), candidates)
         scores = self._combine(feats)
         best = int(np.argmax(scores))
@@ -242,11 +266,15 @@ class RoMe(Metric):
         return fields
 
     def trained_on_families(self) -> list[str]:
-        """Harness perturbation kinds whose damage the scorer's training negatives resemble (none for
-        the untrained variants): a suite of such a kind is not unseen damage for this RoMe."""
+        """Harness perturbation kinds and DEMETR categories whose damage a learned part of this RoMe was
+        trained on (none for the untrained variants): the scorer's negatives and, when it uses F_g, the
+        grammar classifier's pre-training damage. A suite or DEMETR row of such damage is not unseen damage."""
         if self.feature_set is None:
             return []
-        return list(self.scorer.meta.get("perturbation_families", []))
+        meta = self.scorer.meta
+        kinds = [*meta.get("test_mean_score_by_kind", {}), *(GRAMMAR_DAMAGES if self.uses_grammar else ())]
+        families = [*meta.get("perturbation_families", []), *(f for k in kinds for f in TRAINED_DAMAGE.get(k, ()))]
+        return sorted(set(families))
 
     def _grammar_fingerprint(self) -> str:
         """The classifier by the hash of its weights, without loading the committed one (warm runs)."""

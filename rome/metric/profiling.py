@@ -1,7 +1,6 @@
 """Where RoMe's time goes: each step of the full metric timed on cold caches.
 
-Used by ``rome bench`` (issue: throughput) and ``python -m rome.evaluate --profile`` so both
-report the same split. The steps are run one after the other exactly as
+Used by ``rome bench`` (``reports/bench.py``: its per-step split of RoMe's time). The steps are run one after the other exactly as
 :meth:`rome.metric.RoMe.features` runs them, but with a clock around each.
 """
 

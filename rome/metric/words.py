@@ -11,6 +11,7 @@ unique sentence serve both steps, through the shared caches of ``rome.core``.
 from __future__ import annotations
 
 import re
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -234,10 +235,32 @@ def build_words(parsed: ParsedText, emb: TokenEmbeddings) -> Words:
     )
 
 
+_warned_cap = False
+
+
+def encoded_part(text: str, emb: TokenEmbeddings) -> str:
+    """The prefix of ``text`` (stripped) that the encoder kept: all of it unless the encoder truncated it.
+
+    RoMe's parse, EMD and TED-SE work on this part only. Words past the encoder's limit have no
+    vector of their own, and a parse and tree edit distance over thousands of words cost minutes
+    and gigabytes (3 pairs of 5,000 words: 171 s, 2.1 GB), so the limit is the encoder's (MiniLM:
+    512 pieces, about 400 words), with a one-time warning.
+    """
+    global _warned_cap
+    if not emb.truncated:
+        return text
+    if not _warned_cap:
+        warnings.warn("RoMe parses and aligns only the part of a text its encoder keeps (the encoder's "
+                      "token limit); the rest of a longer text is left out (this warning is shown once)",
+                      stacklevel=3)
+        _warned_cap = True
+    return text[: max(end for _, end in emb.offsets)]
+
+
 def analyse(texts: Sequence[str], encoder: Encoder, parser, layer: int | None = None) -> dict[str, Words]:
     """:class:`Words` of every unique text, keyed by the text; one batched encode and parse."""
     unique = list(dict.fromkeys(texts))
     stripped = [t.strip() for t in unique]
     embs = encoder.encode(stripped, layer)
-    parses = parser.parse(stripped)
+    parses = parser.parse([encoded_part(text, emb) for text, emb in zip(stripped, embs)])
     return {text: build_words(p, e) for text, p, e in zip(unique, parses, embs)}

@@ -12,13 +12,20 @@ the end of the session.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
 from rome.core.errors import InputError, ResourceMissingError
 
+#: set (as tox does) when the install provides every metric: a missing one then fails its tests instead of skipping
+REQUIRE_EXTRAS = "ROME_REQUIRE_EXTRAS"
 _RUNS = pytest.StashKey[dict]()
+
+
+def extras_required() -> bool:
+    return os.environ.get(REQUIRE_EXTRAS, "").strip().lower() not in ("", "0", "false", "no")
 _WRITTEN = pytest.StashKey[list]()
 
 
@@ -81,6 +88,8 @@ class SuiteItem(pytest.Item):
             if extras_required():  # the install promised every metric (tox): a missing one fails the run
                 raise
             run.unavailable[self.metric] = str(exc)
+            if extras_required():  # tox: the install promised every metric, so a missing one is a broken install
+                pytest.fail(f"{self.metric}: {exc} ({REQUIRE_EXTRAS}=1: the install should provide it)", pytrace=False)
             pytest.skip(f"{self.metric}: {exc}")
         self.user_properties.append(("pass_rate", result.pass_rate))
         if result.n == 0:

@@ -184,9 +184,16 @@ def _load_module(path: Path):
     sys.modules[name] = module
     try:
         spec.loader.exec_module(module)
-    except Exception:
+    except SyntaxError as exc:  # the user's file: a one-line input error (exit 2), not "a check failed" (1)
+        del sys.modules[name]
+        raise InputError(f"{path}:{exc.lineno}: the suite file does not parse ({exc.msg})") from None
+    except (InputError, ResourceMissingError):
         del sys.modules[name]
         raise
+    except Exception as exc:
+        del sys.modules[name]
+        message = " ".join(str(exc).split())
+        raise InputError(f"{path}: importing the suite file failed: {type(exc).__name__}: {message}") from exc
     return module
 
 
