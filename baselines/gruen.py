@@ -235,3 +235,7 @@ def gruen_redundancy() -> Metric:
 def gruen_focus() -> Metric:
     """``gruen/focus``: the focus penalty alone, -0.1 or 0."""
     return GRUENModule("focus")
+
+
+for _factory in (gruen_grammar, gruen_redundancy, gruen_focus):
+    _factory.needs_reference = False  # read by the registry before building (rome score without references)

@@ -233,9 +233,14 @@ class SuiteRun:
             return self._scores[name]
         start = time.perf_counter()
         pairs = self._pairs()
-        values = self.cache.score(self.metric(name), [h for h, _ in pairs], [r for _, r in pairs],
-                                  chunk_size=CHUNK_SIZE)
-        self._scores[name] = dict(zip(pairs, values.tolist()))
+        metric = self.metric(name)
+        if metric.needs_reference:
+            values = self.cache.score(metric, [h for h, _ in pairs], [r for _, r in pairs], chunk_size=CHUNK_SIZE)
+        else:  # reference-free: each text scored once, alone (empty reference, as score(hyps, None))
+            texts = list(dict.fromkeys(h for h, _ in pairs))
+            alone = dict(zip(texts, self.cache.score(metric, texts, [""] * len(texts), chunk_size=CHUNK_SIZE)))
+            values = [alone[h] for h, _ in pairs]
+        self._scores[name] = dict(zip(pairs, [float(v) for v in values]))
         self.timings[name] = time.perf_counter() - start
         return self._scores[name]
 
