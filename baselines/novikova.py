@@ -145,7 +145,11 @@ def _corpus_cider_scorer(corpus_ref_len: float):
 
 
 class NIST(Metric):
-    """nltk's ``sentence_nist`` (n up to 5) on the caption toolkit's tokens; 0 for no overlap."""
+    """nltk's ``sentence_nist`` (n up to 5) on the caption toolkit's tokens; 0 for no overlap.
+
+    nltk weighs each n-gram by its information in the sentence's own references (mteval reads
+    the whole reference corpus), so a lone reference gives every n-gram weight 0.
+    """
 
     name = "novikova/nist"
     score_range = (0.0, float("inf"))
@@ -157,10 +161,9 @@ class NIST(Metric):
         for hyp, refs in zip(hypotheses, references):
             hyp_tokens = coco_tokens(hyp).split()
             ref_tokens = [coco_tokens(r).split() for r in refs]
-            try:
-                out.append(sentence_nist(ref_tokens, hyp_tokens, n=5))
-            except ZeroDivisionError:  # nltk divides by the hypothesis length
-                out.append(0.0)
+            # nltk divides by the hypothesis's count of each order's n-grams, so a hypothesis shorter
+            # than 5 words stops at its own length: the longer orders have no n-gram to add (mteval's 0)
+            out.append(sentence_nist(ref_tokens, hyp_tokens, n=min(5, len(hyp_tokens))) if hyp_tokens else 0.0)
         return np.asarray(out, dtype=np.float64)
 
     def _score_pairs(self, hypotheses: list[str], references: list[str]) -> np.ndarray:
