@@ -297,9 +297,15 @@ class SuiteRun:
         corpus = self._pairs()
         in_corpus = set(corpus)
         pairs = corpus + [p for p in self._control_pairs() if p not in in_corpus]  # controls: scored, not fitted on
-        engine = ScoringEngine({name: self.metric(name)}, self.cache, chunk_size=CHUNK_SIZE)
-        values = engine.score(pairs, self.corpus())[name]
-        self._scores[name] = dict(zip(pairs, values.tolist()))
+        metric = self.metric(name)
+        engine = ScoringEngine({name: metric}, self.cache, chunk_size=CHUNK_SIZE)
+        if metric.needs_reference:
+            values = engine.score(pairs, self.corpus())[name].tolist()
+        else:  # reference-free: each text scored once, alone
+            texts = list(dict.fromkeys(h for h, _ in pairs))
+            alone = dict(zip(texts, engine.score([(t, None) for t in texts], self.corpus())[name].tolist()))
+            values = [alone[h] for h, _ in pairs]
+        self._scores[name] = dict(zip(pairs, [float(v) for v in values]))
         self.timings[name] = time.perf_counter() - start
         return self._scores[name]
 

@@ -1,0 +1,241 @@
+"""GRUEN (Zhu & Bhat, Findings of EMNLP 2020): reference-free linguistic quality, offline.
+
+The score of an output is ``min(1, max(0, y_g + y_r + y_f))`` over its sentences (Punkt), with the
+paper's modules and constants (§3), each also a variant of its own:
+
+* **grammaticality** ``y_g`` (``gruen/grammar``): per sentence a likelihood feature plus a CoLA
+  acceptability feature, averaged over the sentences, then ``max(0, y / 8 + 0.5)`` (the authors'
+  released rescaling). Offline departures, forced because no masked language model ships in a
+  package here (docs/baselines.md has their measured effect):
+  the **likelihood feature is left out** (BERT-base MLM in the paper; its term is 0 here), and the
+  acceptability feature is the project's CoLA classifier (:mod:`rome.metric.grammar`, MiniLM
+  fine-tuned on CoLA) instead of a fine-tuned BERT-base: its single acceptability logit ``z`` is
+  used as the class-1 logit of the equivalent two-way head, ``z / 2`` (the released code adds the
+  raw class-1 logit).
+* **non-redundancy** ``y_r`` (``gruen/redundancy``): for every pair of sentences, one flag per
+  feature past its threshold: longest common substring > 80 % of the shorter sentence's
+  characters; that substring's word count > 80 % of the shorter sentence's words; edit distance
+  < 60 % of the longer sentence's characters; common words > 80 % of the shorter sentence's
+  words; ``y_r = -0.1 x flags``. As in the authors' release, the features are read only when one
+  sentence of the pair has at least 5 words, and an identical or contained sentence counts 4 flags.
+* **focus** ``y_f`` (``gruen/focus``): Word Mover Similarity ``exp(-WMD)`` (Kusner et al. 2015)
+  of each pair of adjacent sentences, on the shared encoder's token vectors (the paper does not
+  name its word vectors; the release uses spaCy's ``en_core_web_md``, not available here); a pair
+  below 0.05 costs -0.1, once per output, as in the release.
+* **structure and coherence** (sentence-order prediction with ALBERT) is **left out**: no
+  ALBERT checkpoint ships in a package here, and the paper's ablation (§5.1) finds it adds little.
+
+Sentence splitting and clean-up follow the authors' release: dots get a space after them,
+``3. 5``-like splits of numbers become ``UNK``, and sentences of fewer than two words (punctuation
+removed) are dropped. Punkt runs untrained (nltk's default parameters), because Punkt's English
+model is a download.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from collections.abc import Sequence
+from difflib import SequenceMatcher
+from itertools import combinations
+from pathlib import Path
+
+import numpy as np
+
+from rome.core.contract import Metric
+
+MODULES = ("grammar", "redundancy", "focus")
+#: §3: a redundancy flag and a focus penalty each cost 0.1
+PENALTY = 0.1
+#: §3 thresholds of the four inter-sentence features (fractions of the shorter / longer sentence)
+SUBSTRING_SHARE, SUBSTRING_WORDS_SHARE, EDIT_SHARE, COMMON_WORDS_SHARE = 0.8, 0.8, 0.6, 0.8
+#: the release reads the four features only when a sentence of the pair has this many words
+MIN_WORDS_FOR_FEATURES = 5
+#: §3: adjacent sentences whose word mover similarity is below this cost a focus penalty
+FOCUS_THRESHOLD = 0.05
+_PUNCT_TABLE = str.maketrans("", "", string.punctuation)
+_NUMBER_SPLIT = re.compile(r"(\d+)\. (\d+)")
+
+
+# -- sentences ------------------------------------------------------------------------------
+def clean_text(text: str) -> str:
+    """The release's clean-up: newlines and dots end sentences, spaces collapse, split numbers -> UNK."""
+    text = text.strip()
+    for old, new in (("\n\n", ". "), ("\n", ". "), ("..", "."), (".", ". "), (". . ", ". "), (".  . ", ". ")):
+        text = new.join(text.split(old))
+    text = re.sub(r" {2,}", " ", text)
+    match = _NUMBER_SPLIT.search(text)
+    while match:
+        text = text.replace(match.group(), "UNK")
+        match = _NUMBER_SPLIT.search(text)
+    return text.strip()
+
+
+def split_sentences(text: str) -> list[str]:
+    """Punkt sentences of the cleaned text that keep at least two words once punctuation is removed."""
+    from nltk.tokenize.punkt import PunktSentenceTokenizer
+
+    sentences = PunktSentenceTokenizer().tokenize(clean_text(text))
+    return [s for s in sentences if len(s.translate(_PUNCT_TABLE).split()) > 1]
+
+
+# -- non-redundancy ---------------------------------------------------------------------------
+def redundancy_flags(a: str, b: str) -> int:
+    """How many of the four features say sentences ``a`` and ``b`` repeat each other (0-4)."""
+    import editdistance
+
+    a, b = a.strip(), b.strip()
+    if a in b or b in a:
+        return 4
+    words_a, words_b = a.split(), b.split()
+    if max(len(words_a), len(words_b)) < MIN_WORDS_FOR_FEATURES:
+        return 0
+    match = SequenceMatcher(None, a, b, autojunk=False).find_longest_match(0, len(a), 0, len(b))
+    shorter_words = min(len(words_a), len(words_b))
+    flags = int(match.size > SUBSTRING_SHARE * min(len(a), len(b)))
+    flags += int(len(a[match.a : match.a + match.size].split()) > SUBSTRING_WORDS_SHARE * shorter_words)
+    flags += int(editdistance.eval(a, b) < EDIT_SHARE * max(len(a), len(b)))
+    flags += int(sum(w in words_b for w in words_a) > COMMON_WORDS_SHARE * shorter_words)
+    return flags
+
+
+def redundancy_score(sentences: Sequence[str]) -> float:
+    """``-0.1 x`` the flags over every pair of sentences."""
+    return -PENALTY * sum(redundancy_flags(a, b) for a, b in combinations(sentences, 2))
+
+
+# -- focus --------------------------------------------------------------------------------------
+def word_mover_similarity(a: np.ndarray, b: np.ndarray) -> float:
+    """``exp(-WMD)``: uniform mass on each side's L2-normalised token vectors, Euclidean ground
+    distance (POT). Unit vectors are the encoder's cosine geometry (as BERTScore and MoverScore
+    read it); they bound WMD by 2, so the similarity is at least ``exp(-2)`` = 0.135."""
+    import ot
+
+    a = a / np.maximum(np.linalg.norm(a, axis=1, keepdims=True), 1e-12)
+    b = b / np.maximum(np.linalg.norm(b, axis=1, keepdims=True), 1e-12)
+    cost = np.sqrt(np.maximum(((a[:, None, :] - b[None, :, :]) ** 2).sum(-1), 0.0)).astype(np.float64)
+    mass_a, mass_b = np.full(len(a), 1.0 / len(a)), np.full(len(b), 1.0 / len(b))
+    return float(np.exp(-ot.emd2(mass_a, mass_b, cost)))
+
+
+class GRUEN(Metric):
+    """GRUEN's grammaticality, non-redundancy and focus modules (see the module docstring)."""
+
+    name = "gruen"
+    needs_reference = False
+    score_range = (0.0, 1.0)
+    modules: tuple[str, ...] = MODULES
+
+    def __init__(self) -> None:
+        self._classifier = None
+
+    # -- models, loaded on the first score ------------------------------------------------------
+    @property
+    def classifier(self):
+        if self._classifier is None:
+            from rome.metric.grammar import load_default
+
+            self._classifier = load_default()
+        return self._classifier
+
+    def fingerprint_files(self) -> list[Path]:
+        from rome.core import encoder
+        from rome.metric import grammar
+
+        return [Path(encoder.__file__), Path(grammar.__file__), grammar.DEFAULT_WEIGHTS,
+                grammar.DEFAULT_WEIGHTS.with_suffix(".json")]
+
+    # -- modules ----------------------------------------------------------------------------------
+    def grammar_scores(self, outputs: list[list[str]]) -> np.ndarray:
+        """``y_g`` per output: mean over its sentences of the class-1 logit ``z / 2``, rescaled."""
+        flat = [s for sentences in outputs for s in sentences]
+        logits = self.classifier.logits(flat) / 2.0 if flat else np.zeros(0)
+        out, start = np.zeros(len(outputs)), 0
+        for i, sentences in enumerate(outputs):
+            mean = float(logits[start : start + len(sentences)].mean()) if sentences else 0.0
+            out[i] = max(0.0, mean / 8.0 + 0.5)
+            start += len(sentences)
+        return out
+
+    def focus_scores(self, outputs: list[list[str]]) -> np.ndarray:
+        """``y_f`` per output: -0.1 when some pair of adjacent sentences is below the threshold."""
+        out = np.zeros(len(outputs))
+        multi = [i for i, sentences in enumerate(outputs) if len(sentences) > 1]
+        if not multi:
+            return out
+        from rome.core.encoder import get_encoder
+
+        texts = list(dict.fromkeys(s for i in multi for s in outputs[i]))
+        vectors = {e.text: e.vectors[[k for k, span in enumerate(e.offsets) if span != (0, 0)]]
+                   for e in get_encoder().encode(texts)}
+        for i in multi:
+            sims = [word_mover_similarity(vectors[a], vectors[b])
+                    for a, b in zip(outputs[i], outputs[i][1:]) if len(vectors[a]) and len(vectors[b])]
+            if sims and min(sims) < FOCUS_THRESHOLD:
+                out[i] = -PENALTY
+        return out
+
+    def module_scores(self, hypotheses: Sequence[str]) -> dict[str, np.ndarray]:
+        """Each chosen module's score per hypothesis (sentences split once)."""
+        outputs = [split_sentences(h) for h in hypotheses]
+        scores: dict[str, np.ndarray] = {}
+        if "grammar" in self.modules:
+            scores["grammar"] = self.grammar_scores(outputs)
+        if "redundancy" in self.modules:
+            scores["redundancy"] = np.array([redundancy_score(s) for s in outputs])
+        if "focus" in self.modules:
+            scores["focus"] = self.focus_scores(outputs)
+        return scores
+
+    def _score_pairs(self, hypotheses: list[str], references: list[str]) -> np.ndarray:
+        """The reference is ignored: GRUEN reads the output alone."""
+        total = sum(self.module_scores(hypotheses).values())
+        return np.clip(total, *self.score_range)
+
+    def _score_multi(self, hypotheses: list[str], references: list[list[str]]) -> np.ndarray:
+        return self._score_pairs(hypotheses, [""] * len(hypotheses))
+
+    def _signature_fields(self) -> list[tuple[str, object]]:
+        from rome.metric.grammar import weights_fingerprint
+
+        return [("modules", "+".join(self.modules)), ("lm", "none"),
+                ("cola", weights_fingerprint()), ("focus", "wms:all-MiniLM-L6-v2"), ("sop", "none")]
+
+
+class GRUENModule(GRUEN):
+    """One GRUEN module alone, as the paper's ablations read them.
+
+    Grammaticality stays in [0, 1]; a penalty module's score is its penalty, in [-1, 0]
+    (clipped at -1: ten flags, far past where the full score is 0 anyway).
+    """
+
+    def __init__(self, module: str) -> None:
+        super().__init__()
+        self.modules = (module,)
+        self.name = f"gruen/{module}"
+        if module != "grammar":
+            self.score_range = (-1.0, 0.0)
+
+    @property
+    def worst_score(self) -> float:
+        """An empty output: grammaticality 0; nothing to repeat or lose focus on, so no penalty."""
+        return 0.0
+
+
+def gruen_grammar() -> Metric:
+    """``gruen/grammar``: the grammaticality module alone (CoLA feature; see :class:`GRUEN`)."""
+    return GRUENModule("grammar")
+
+
+def gruen_redundancy() -> Metric:
+    """``gruen/redundancy``: the non-redundancy penalty alone, in [-1, 0]."""
+    return GRUENModule("redundancy")
+
+
+def gruen_focus() -> Metric:
+    """``gruen/focus``: the focus penalty alone, -0.1 or 0."""
+    return GRUENModule("focus")
+
+
+for _factory in (gruen_grammar, gruen_redundancy, gruen_focus):
+    _factory.needs_reference = False  # read by the registry before building (rome score without references)
