@@ -29,7 +29,7 @@ def env(tmp_path, monkeypatch):
 
 def test_a_suite_scores_each_text_alone_and_compares_variant_with_original(tmp_path):
     repeated = "The hotel is cheap and near the park. The hotel is cheap and near the park."
-    suite = Suite(name="rf", data=Novikova(datasets=("bagel",), n=6, seed=0), perturbation=Perturb("repetition"),
+    suite = Suite(name="rf", data=Novikova(datasets=("bagel",)), n=6, seed=0, perturbation=Perturb("repetition"),
                   metrics=["gruen", "bleu"],
                   checks=[Decrease(margin=0.0, min_pass_rate=0.0),
                           MinimumFunctionality("repeated", pairs=[("any reference", repeated)], below=0.6)])

@@ -58,10 +58,13 @@ class MetricInfo:
     name: str
     higher_is_better: bool = True
     score_range: tuple[float, float] = (0.0, 1.0)
+    #: a reference-free metric cannot see that a control text is unrelated to the reference
+    needs_reference: bool = True
 
     @classmethod
     def of(cls, name: str, metric: Any) -> MetricInfo:
-        return cls(name, bool(metric.higher_is_better), tuple(metric.score_range))
+        return cls(name, bool(metric.higher_is_better), tuple(metric.score_range),
+                   bool(getattr(metric, "needs_reference", True)))
 
     @property
     def scale(self) -> float:
@@ -135,7 +138,12 @@ class Calibration:
                    spread if spread and spread > 0 else None, tuple(originals), len(drops))
 
     def size(self, unit: str) -> float | None:
-        """One unit in the metric's raw units (``None`` for the quantile unit and when undefined)."""
+        """One unit in the metric's raw units (``None`` for the quantile unit and when undefined).
+
+        A reference-free metric scores a text alone, so an unrelated text is no damage to it and the
+        control unit is measured in its spread instead (still scale-free; ``describe`` says so)."""
+        if unit == CONTROL and not self.info.needs_reference:
+            return self.spread
         if unit == CONTROL:
             return self.control_drop
         if unit == SPREAD:
@@ -166,7 +174,8 @@ class Calibration:
 
     def describe(self) -> dict[str, Any]:
         return {"control_drop": self.control_drop, "spread": self.spread, "n_originals": len(self.originals),
-                "n_controls": self.n_controls}
+                "n_controls": self.n_controls,
+                **({} if self.info.needs_reference else {"control_unit": "spread (reference-free metric)"})}
 
 
 @dataclass
