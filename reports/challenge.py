@@ -35,13 +35,18 @@ from typing import Any
 import numpy as np
 
 from reports.stats import PairedTest, mcnemar_exact
-from rome.data.challenge import ALL_SEVERITY, ChallengeItem, category_severity, severity_rank
+from rome.data.challenge import (  # noqa: F401 (CONTROL_TEXT, item_pairs: re-exported for the report's callers)
+    ALL_SEVERITY,
+    CONTROL_TEXT,
+    ChallengeItem,
+    category_severity,
+    item_pairs,
+    severity_rank,
+)
 from rome.data.challenge import RESERVED_CATEGORY as ALL
 from suites.harness.checks import MetricInfo
 from suites.harness.pairwise import TIE_TOLERANCE, is_tie, prefers
 
-#: the empty control of DEMETR (``base_id33_empty``): a lone full stop
-CONTROL_TEXT = "."
 CSV_HEADER = ("category", "severity", "metric", "n", "accuracy")
 
 
@@ -99,14 +104,6 @@ class ChallengeResult:
     def row_labels(self) -> list[tuple[str, str]]:
         """(category, severity) of every row, in table order, without repeating metrics."""
         return list(dict.fromkeys((c.category, c.severity) for c in self.cells))
-
-
-def item_pairs(items: Sequence[ChallengeItem]) -> list[tuple[str, tuple[str, ...]]]:
-    """Every (hypothesis, references) pair the items need: good, bad and the "." control."""
-    out = []
-    for item in items:
-        out += [(item.good, item.reference), (item.bad, item.reference), (CONTROL_TEXT, item.reference)]
-    return out
 
 
 def item_scores(items: Sequence[ChallengeItem], pairs: Sequence[tuple[str, Any]], scores: np.ndarray,

@@ -110,21 +110,23 @@ def run(args: argparse.Namespace) -> int:
     from reports.challenge_output import comparison_table, summary_markdown, write_outputs
     from reports.tables import to_markdown
     from rome.core.cache import ScoreCache, default_cache_path
-    from rome.core.engine import CHUNK_SIZE, Corpus, MetricRecipe, Processes, ScoringEngine, order_pairs
+    from rome.core.engine import CHUNK_SIZE, MetricRecipe, Processes, ScoringEngine, order_pairs
     from rome.core.paths import output_dir
     from rome.core.registry import expand_metric_names
-    from rome.data.challenge import load_challenge, sample_per_category
+    from suites.harness import ChallengeSet, Prefers, Suite
     from suites.harness.checks import MetricInfo
 
     started = time.perf_counter()
-    data = load_challenge(args.paths)
-    items = sample_per_category(data.items, args.n_per_category, args.seed)
+    # a challenge run is a suite over a challenge set: the same case source, sample and corpus rule as
+    # ``pytest suites/demetr.py`` (suites.harness), then the challenge report instead of the checks
+    suite = Suite(name="challenge", data=ChallengeSet(tuple(str(p) for p in args.paths)), n=None,
+                  n_per_category=args.n_per_category, seed=args.seed, checks=[Prefers()])
+    data, items = suite.data.load(suite.seed, suite.n_per_category)
     print(_describe_input(data, items), file=sys.stderr)
     pairs = order_pairs(item_pairs(items))
     # idf-weighted metrics are fitted on every usable item read (not the sample): a sampled run, a full
     # run and a resumed one give the same pair the same score and share the cache
-    corpus = Corpus.of(f"rome challenge: every usable item of {len(data.files)} file(s) read, with the '.' control",
-                       item_pairs(data.items))
+    corpus = suite.data.corpus()
     metrics, unavailable = _build(expand_metric_names(args.metric or ["all"]), args.model, corpus)
     for a, b in args.compare or []:  # before any scoring: a name that is not scored is a one-line error
         if a == b or a not in metrics or b not in metrics:

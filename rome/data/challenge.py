@@ -105,6 +105,21 @@ class ChallengeData:
         return total
 
 
+#: the control hypothesis of every item: a lone "." (DEMETR's ``base_id33_empty``), scored against the
+#: item's references so a report can say how far each metric's "bad" falls towards knowing nothing
+CONTROL_TEXT = "."
+
+
+def item_pairs(items: Iterable[ChallengeItem]) -> list[tuple[str, tuple[str, ...]]]:
+    """Every (hypothesis, references) pair the items need: good, bad and the "." control. The pairs of
+    every usable item read are the corpus idf-like metrics are fitted on, in ``rome challenge`` and in a
+    challenge suite alike, so a pair gets one score whichever ran it."""
+    out = []
+    for item in items:
+        out += [(item.good, item.reference), (item.bad, item.reference), (CONTROL_TEXT, item.reference)]
+    return out
+
+
 def severity_rank(severity: str) -> tuple[int, str]:
     """Sort key: DEMETR's tiers first (base, minor, major, critical), then others by name, empty last."""
     if severity in SEVERITY_ORDER:

@@ -152,6 +152,16 @@ class ChallengeSet:
 
         return expand_paths(self.paths or (demetr_dir(),))[0]
 
+    def corpus(self):
+        """The engine corpus idf-like metrics are fitted on: every pair of every usable item read (with the
+        "." control), before any sampling; ``rome challenge`` and a challenge suite share it."""
+        from rome.core.engine import Corpus
+        from rome.data.challenge import demetr_dir, item_pairs, load_challenge
+
+        data = load_challenge(self.paths or (demetr_dir(),))
+        return Corpus.of(f"rome challenge: every usable item of {len(data.files)} file(s) read, with the '.' control",
+                         item_pairs(data.items))
+
     def pairs(self, seed: int) -> list[TextPair]:
         """(reference, good) pairs, for code that walks any source; suites use :meth:`load`."""
         return [TextPair(item.id, item.reference[0], item.good) for item in self.load(seed)[1]]

@@ -193,6 +193,7 @@ class SuiteRun:
         self.metric_names = suite.metric_names(metrics)
         self.cache = cache if cache is not None else ScoreCache(default_cache_path())
         self._cases: list[Case] | None = None
+        self._corpus: Corpus | None = None
         self._perturbation: Perturbation | None = None
         self.build_stats: BuildStats | None = None
         self._metrics: dict[str, Metric] = {}
@@ -279,8 +280,16 @@ class SuiteRun:
         return MetricInfo.of(name, self.metric(name))
 
     def corpus(self) -> Corpus:
-        """What idf-like metrics are fitted on: every pair of this run (the engine's corpus rule)."""
-        return Corpus.of(f"suite {self.suite.name}: every pair of its {len(self.cases)} cases", self._pairs())
+        """What idf-like metrics are fitted on (the engine's corpus rule): every pair of this run; for a
+        challenge set, every pair of every usable item read, as in ``rome challenge``, so a pair gets one
+        score whether a sample or the whole set is run, under pytest or the command."""
+        if self._corpus is None:
+            if self.suite.direct_cases:
+                self._corpus = self.suite.data.corpus()
+            else:
+                self._corpus = Corpus.of(f"suite {self.suite.name}: every pair of its {len(self.cases)} cases",
+                                         self._pairs())
+        return self._corpus
 
     def signature(self, name: str) -> str:
         """The metric's signature as cached: with the suite corpus's fingerprint when idf-like."""
