@@ -5,9 +5,11 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from perturbations.adjective import AdjectiveSwap, antonyms, article_for, synonyms
+from perturbations.adjective import AdjectiveSwap
 from perturbations.base import apply_edits
-from perturbations.strategies import seeds, shipped_sentences
+from perturbations.language.articles import article_for
+from perturbations.language.senses import antonyms, synonyms
+from suites.harness.strategies import seeds, shipped_sentences
 
 # input -> (synonym variant or None, antonym variant or None)
 TABLE = [

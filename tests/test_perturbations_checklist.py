@@ -9,9 +9,9 @@ from collections import Counter
 import pytest
 from require_extras import missing
 
-from perturbations import _thirdparty
+from perturbations import thirdparty as _thirdparty
 from perturbations.base import apply_edits
-from perturbations.checklist_ops import Contractions
+from perturbations.contractions import Contractions
 from perturbations.typos import Typos
 
 #: created at collection, before any test imports textattack (whose dictConfig disables loggers)
@@ -141,7 +141,7 @@ MISSING_SCRIPT = r"""
 import json, sys
 sys.modules["textattack"] = None  # as if not installed: `import textattack` raises ImportError
 sys.modules["checklist"] = None
-from perturbations import _thirdparty
+from perturbations import thirdparty as _thirdparty
 from perturbations.registry import build_perturbation
 out = {"available": [_thirdparty.available("textattack"), _thirdparty.available("checklist")],
        "reason": _thirdparty.missing_reason("checklist")}

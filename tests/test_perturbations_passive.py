@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from perturbations.passive import PassiveVoice
-from perturbations.strategies import seeds, shipped_sentences
+from suites.harness.strategies import seeds, shipped_sentences
 
 DEVELOPMENT = [
     # simple past / present, irregular participles, number agreement with the new subject
@@ -237,8 +237,8 @@ def _cola_dev_acceptable() -> list[str]:
 
 def test_every_rewritten_shipped_or_cola_sentence_keeps_its_content_lemmas(passive):
     """Deterministic sweep: all 4,297 shipped references and CoLA's 719 acceptable dev sentences."""
-    from perturbations.strategies import shipped_references
     from rome.core.parsing import get_parser
+    from suites.harness.strategies import shipped_references
 
     texts = list(shipped_references()) + _cola_dev_acceptable()
     get_parser().parse(texts)  # one batched parse; apply() then hits the parser's cache

@@ -6,14 +6,14 @@ import time
 
 import pytest
 
-from perturbations import _senses
-from perturbations._domain_senses import DOMAIN_SENSES
-from perturbations._protected import protected_tokens
 from perturbations.base import apply_edits
-from perturbations.strategies import shipped_references
+from perturbations.language import senses as _senses
+from perturbations.language.names import protected_tokens
 from perturbations.textfooler import DOMAIN_SOURCE, RULE_SOURCE, TextFoolerSwap
+from perturbations.textfooler.domain_senses import DOMAIN_SENSES
 from rome.core.nltk_data import wordnet
 from rome.core.parsing import get_parser
+from suites.harness.strategies import shipped_references
 
 #: NL-Augmenter style: (text, seed) -> expected variant (None: skipped)
 TABLE = [

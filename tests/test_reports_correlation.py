@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 from scipy import stats as sps
 
-from reports.correlation import CorrelationConfig, run_correlation
 from reports.cli import main
+from reports.correlation import CorrelationConfig, run_correlation
 from rome.core.cache import ScoreCache
 from rome.data.judged import load_dataset
 

@@ -19,11 +19,11 @@ from hypothesis import assume
 from hypothesis import strategies as st
 
 from perturbations.base import Perturbation
-from perturbations.strategies import seeds, shipped_sentences
 from rome.core.contract import Metric
 from suites.harness.checks import CaseCheck, CaseScores, Decrease, Invariant, MetricInfo
 from suites.harness.data import NOVIKOVA_DATASETS, Novikova, SourcePair
 from suites.harness.spec import Perturb
+from suites.harness.strategies import seeds, shipped_sentences
 
 __all__ = ["assert_check", "assert_decrease", "assert_invariant", "perturbations", "reference_pairs",
            "seeds", "sentences"]

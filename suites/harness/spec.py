@@ -58,27 +58,45 @@ def perturbation_fingerprint(perturbation: Perturbation) -> str:
 
 
 def _package_sources(path: Path) -> set[Path]:
-    """``path`` and the files of its package it imports, transitively (absolute imports of the package
-    name and relative imports; lazy imports inside functions count)."""
+    """``path`` and the files of its top-level package it imports, transitively (absolute imports of
+    the package, e.g. ``perturbations.language.senses``, and relative ones; lazy imports inside
+    functions count). A kind living in its own folder (``perturbations/passive/__init__.py``) thus
+    counts the shared helpers it uses (``perturbations/language/...``) and nothing else."""
     import ast
 
-    package, found, todo = path.parent.name, set(), [path]
+    root = path.parent
+    while (root.parent / "__init__.py").is_file():
+        root = root.parent
+    package = root.name
+
+    def files_for(dotted: str) -> list[Path]:
+        """The source file of module ``package.<dotted>`` (a module or a package's ``__init__``)."""
+        base = root.joinpath(*dotted.split(".")) if dotted else root
+        return [f for f in (base.with_suffix(".py"), base / "__init__.py") if dotted or f.name == "__init__.py"]
+
+    found: set[Path] = set()
+    todo = [path]
     while todo:
         current = todo.pop()
         if current in found or not current.is_file():
             continue
         found.add(current)
+        here = current.parent.relative_to(root).parts
         for node in ast.walk(ast.parse(current.read_text(encoding="utf-8"))):
-            names: list[str] = []
+            modules: list[str] = []
             if isinstance(node, ast.ImportFrom):
-                base = node.module or ""
-                if node.level or base == package:
-                    names = [alias.name for alias in node.names] + ([base.split(".")[-1]] if node.level and base else [])
-                elif base.startswith(package + "."):
-                    names = [base.split(".", 1)[1].split(".")[0]]
+                if node.level:
+                    parts = list(here[: len(here) - node.level + 1]) + ((node.module or "").split(".") if node.module else [])
+                    dotted = ".".join(p for p in parts if p)
+                elif node.module == package or (node.module or "").startswith(package + "."):
+                    dotted = node.module[len(package) + 1 :]
+                else:
+                    continue
+                modules = [dotted] + [f"{dotted}.{a.name}" if dotted else a.name for a in node.names]
             elif isinstance(node, ast.Import):
-                names = [a.name.split(".", 1)[1].split(".")[0] for a in node.names if a.name.startswith(package + ".")]
-            todo += [path.parent / f"{name}.py" for name in names]
+                modules = [a.name[len(package) + 1 :] for a in node.names if a.name.startswith(package + ".")]
+            for dotted in modules:
+                todo += files_for(dotted)
     return found
 
 

@@ -26,9 +26,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from perturbations import _thirdparty
-from perturbations._text import with_article_fixes
+from perturbations import thirdparty
 from perturbations.base import Edit, Expectation, Perturbation, Result, Variant, apply_edits
+from perturbations.language.articles import with_article_fixes
 
 #: CheckList's perturbation for each entity label it can handle.
 CHECKLIST_FUNCTIONS = {
@@ -75,6 +75,7 @@ class EntityReplacement(Perturbation):
     """Replace ``"all"`` named entities, or ``"one"`` chosen at random, by same-type entities."""
 
     kind = "entity"
+    parses = True
 
     def __init__(
         self,
@@ -94,7 +95,7 @@ class EntityReplacement(Perturbation):
         self.mode = mode
         self.use_checklist = use_checklist
         self.expectation = expectation
-        self.parser_name = parser
+        self.parser = parser
 
     @classmethod
     def from_corpus(cls, texts: Iterable[str], parser: str | None = None, **kwargs) -> EntityReplacement:
@@ -110,14 +111,14 @@ class EntityReplacement(Perturbation):
         """
         from rome.core.parsing import get_parser
 
-        found = EntityPool.from_corpus(texts, get_parser(self.parser_name))
+        found = EntityPool.from_corpus(texts, get_parser(self.parser))
         merged = {label: [*self.pool.by_label.get(label, ()), *found.by_label.get(label, ())]
                   for label in {*self.pool.by_label, *found.by_label}}
         self.pool = EntityPool.from_mapping(merged)
         return self
 
     def _checklist_on(self) -> bool:
-        return self.use_checklist is not False and (self.use_checklist or _thirdparty.available("checklist"))
+        return self.use_checklist is not False and (self.use_checklist or thirdparty.available("checklist"))
 
     def describe(self) -> dict:
         return {"kind": self.kind, "mode": self.mode, "pool_size": len(self.pool), "checklist": self._checklist_on(),
@@ -126,7 +127,7 @@ class EntityReplacement(Perturbation):
     def _apply(self, text: str, rng: random.Random) -> Result:
         from rome.core.parsing import get_parser
 
-        parsed = get_parser(self.parser_name).parse_one(text)
+        parsed = get_parser(self.parser).parse_one(text)
         if not parsed.entities:
             return Result.skip(text, "no named entity")
         order = list(parsed.entities)
@@ -174,7 +175,7 @@ class EntityReplacement(Perturbation):
 def is_place_name(text: str) -> bool:
     """Whether ``text`` is a place of the data (a Novikova area, near or address value): spaCy tags the
     lower-cased "martin luther king square" PERSON, and CheckList would put a person's name there."""
-    from perturbations._protected import place_phrases
+    from perturbations.language.names import place_phrases
 
     return tuple(text.lower().split()) in place_phrases()
 
@@ -184,12 +185,12 @@ def _checklist_replacement(label: str, tokens: Sequence, seed: int) -> str | Non
     from spacy.tokens import Doc, Span
     from spacy.vocab import Vocab
 
-    from perturbations.checklist_ops import _np_seeded
+    from perturbations.thirdparty import numpy_seeded
 
-    perturb = _thirdparty.checklist_perturb()
+    perturb = thirdparty.checklist_perturb()
     words = [t.text for t in tokens]
     spaces = [bool(t.whitespace) for t in tokens[:-1]] + [False]
     doc = Doc(Vocab(), words=words, spaces=spaces)
     doc.ents = [Span(doc, 0, len(words), label=label)]
-    out = _np_seeded(seed, getattr(perturb, CHECKLIST_FUNCTIONS[label]), doc, n=1)
+    out = numpy_seeded(seed, getattr(perturb, CHECKLIST_FUNCTIONS[label]), doc, n=1)
     return out[0] if out else None

@@ -20,6 +20,9 @@ from __future__ import annotations
 
 import functools
 
+#: satellite heads whose antonym is no antonym of their satellites ("red" -> "achromatic")
+INDIRECT_ANTONYM_BLOCKLIST = frozenset({"chromatic.a.03", "chromatic.a.01"})
+
 #: WordNet verb frame ids by how the verb is used (see WordNet's frames list, wninput(5WN))
 FRAMES = {
     "object": frozenset({5, 8, 9, 10, 11, 14, 15, 16, 17, 18, 19, 20, 21, 30, 31}),
@@ -116,3 +119,68 @@ def sense_synonyms(lemma: str, pos: str, usage: str | None = None) -> tuple[tupl
             continue
         found.append((-other.count(), name))
     return tuple((name, sense.name()) for _, name in sorted(found))
+
+
+# -- adjectives (the adjective swap) ------------------------------------------------------------
+@functools.lru_cache(maxsize=4096)
+def dominant_senses(word: str, min_share: float) -> tuple:
+    """The adjective senses of ``word`` used often enough (by WordNet's tagged-corpus counts)."""
+    from rome.core.nltk_data import wordnet
+
+    wn = wordnet()
+    scored = []
+    for rank, synset in enumerate(wn.synsets(word, pos=wn.ADJ)):
+        count = sum(lemma.count() for lemma in synset.lemmas() if lemma.name().lower() == word)
+        scored.append((count, rank, synset))
+    if not scored:
+        return ()
+    top = max(count for count, _, _ in scored)
+    if top == 0:
+        return (scored[0][2],)  # no counts: WordNet lists the most common sense first
+    kept = [s for s in scored if s[0] >= min_share * top]
+    return tuple(synset for _, _, synset in sorted(kept, key=lambda s: (-s[0], s[1])))
+
+
+def _single_words(lemmas, exclude: str, min_count: int = 0) -> list:
+    return [lemma for lemma in lemmas
+            if lemma.name().isalpha() and lemma.name().lower() != exclude and lemma.count() >= min_count]
+
+
+def _by_frequency(lemmas) -> tuple[str, ...]:
+    ordered = sorted(lemmas, key=lambda lemma: (-lemma.count(), lemma.name()))
+    return tuple(dict.fromkeys(lemma.name().lower() for lemma in ordered))
+
+
+@functools.lru_cache(maxsize=4096)
+def synonyms(word: str, min_share: float = 0.25) -> tuple[str, ...]:
+    """Single-word synonyms of ``word`` in its most used sense, most frequent first.
+
+    A synonym must be attested in that sense (WordNet count >= 1): unattested lemmas are where
+    WordNet's synonymy is loosest ("open" -> "unfastened"), and the sense must be the most used
+    sense of the synonym too ("open" -/-> "exposed", "ethnic" -/-> "cultural", "delicious" -/->
+    "delightful", "wonderful" -/-> "tremendous": each one's main sense is another)."""
+    for synset in dominant_senses(word, min_share)[:1]:
+        found = [lemma for lemma in _single_words(synset.lemmas(), word, min_count=1)
+                 if dominant_senses(lemma.name().lower(), min_share)[:1] == (synset,)]
+        if found:
+            return _by_frequency(found)
+    return ()
+
+
+@functools.lru_cache(maxsize=4096)
+def antonyms(word: str, min_share: float = 0.25) -> tuple[str, ...]:
+    """Antonyms from the most used sense that has any: direct antonyms of ``word``, else of its
+    synonyms, else of its satellite head ("pricey" -> "cheap"); "little" gets "big" (size), not
+    "much" (quantity, a rarer sense)."""
+    for sense in dominant_senses(word, min_share):
+        own = [lemma for lemma in sense.lemmas() if lemma.name().lower() == word]
+        mates = [lemma for lemma in sense.lemmas() if lemma.name().lower() != word]
+        heads = [lemma for h in (sense.similar_tos() if sense.pos() == "s" else ())
+                 if h.name() not in INDIRECT_ANTONYM_BLOCKLIST for lemma in h.lemmas()]
+        for source in (own, mates, heads):
+            found = _single_words([a for lemma in source for a in lemma.antonyms()], word)
+            if found:
+                return _by_frequency(found)
+    return ()
+
+

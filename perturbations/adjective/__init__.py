@@ -15,9 +15,13 @@ from __future__ import annotations
 import functools
 import random
 
-from perturbations._clause import require_spacy_labels
-from perturbations._protected import protected_tokens
 from perturbations.base import Edit, Perturbation, Result, Variant, apply_edits
+from perturbations.language.articles import with_article_fixes
+from perturbations.language.casing import match_case
+from perturbations.language.inflection import inflect
+from perturbations.language.names import protected_tokens
+from perturbations.language.senses import INDIRECT_ANTONYM_BLOCKLIST, antonyms, dominant_senses, synonyms
+from perturbations.parsers import require_spacy_labels
 from rome.core.parsing import ParsedText, Token
 
 ADJECTIVE_TAGS = ("JJ", "JJR", "JJS")
@@ -36,14 +40,12 @@ POSITIONAL = frozenset({
     "western", "central", "near", "close", "far", "square", "ultra", "super", "twin",
 })
 
-#: satellite heads whose antonym is no antonym of their satellites ("red" -> "achromatic")
-INDIRECT_ANTONYM_BLOCKLIST = frozenset({"chromatic.a.03", "chromatic.a.01"})
-
 
 class AdjectiveSwap(Perturbation):
     """Replace one adjective (chosen by the seed) with a synonym and, separately, with an antonym."""
 
     kind = "adjective"
+    parses = True
 
     def __init__(self, parser: str | None = None, min_sense_share: float = 0.25, top_k: int = 1,
                  require_both: bool = False) -> None:
@@ -119,113 +121,16 @@ def is_descriptive(word: str) -> bool:
     return not any(h.name() in INDIRECT_ANTONYM_BLOCKLIST for s in senses[:1] for h in s.similar_tos())
 
 
-@functools.lru_cache(maxsize=4096)
-def dominant_senses(word: str, min_share: float) -> tuple:
-    """The adjective senses of ``word`` used often enough (by WordNet's tagged-corpus counts)."""
-    from rome.core.nltk_data import wordnet
-
-    wn = wordnet()
-    scored = []
-    for rank, synset in enumerate(wn.synsets(word, pos=wn.ADJ)):
-        count = sum(lemma.count() for lemma in synset.lemmas() if lemma.name().lower() == word)
-        scored.append((count, rank, synset))
-    if not scored:
-        return ()
-    top = max(count for count, _, _ in scored)
-    if top == 0:
-        return (scored[0][2],)  # no counts: WordNet lists the most common sense first
-    kept = [s for s in scored if s[0] >= min_share * top]
-    return tuple(synset for _, _, synset in sorted(kept, key=lambda s: (-s[0], s[1])))
-
-
-def _single_words(lemmas, exclude: str, min_count: int = 0) -> list:
-    return [lemma for lemma in lemmas
-            if lemma.name().isalpha() and lemma.name().lower() != exclude and lemma.count() >= min_count]
-
-
-def _by_frequency(lemmas) -> tuple[str, ...]:
-    ordered = sorted(lemmas, key=lambda lemma: (-lemma.count(), lemma.name()))
-    return tuple(dict.fromkeys(lemma.name().lower() for lemma in ordered))
-
-
-@functools.lru_cache(maxsize=4096)
-def synonyms(word: str, min_share: float = 0.25) -> tuple[str, ...]:
-    """Single-word synonyms of ``word`` in its most used sense, most frequent first.
-
-    A synonym must be attested in that sense (WordNet count >= 1): unattested lemmas are where
-    WordNet's synonymy is loosest ("open" -> "unfastened"), and the sense must be the most used
-    sense of the synonym too ("open" -/-> "exposed", "ethnic" -/-> "cultural", "delicious" -/->
-    "delightful", "wonderful" -/-> "tremendous": each one's main sense is another)."""
-    for synset in dominant_senses(word, min_share)[:1]:
-        found = [lemma for lemma in _single_words(synset.lemmas(), word, min_count=1)
-                 if dominant_senses(lemma.name().lower(), min_share)[:1] == (synset,)]
-        if found:
-            return _by_frequency(found)
-    return ()
-
-
-@functools.lru_cache(maxsize=4096)
-def antonyms(word: str, min_share: float = 0.25) -> tuple[str, ...]:
-    """Antonyms from the most used sense that has any: direct antonyms of ``word``, else of its
-    synonyms, else of its satellite head ("pricey" -> "cheap"); "little" gets "big" (size), not
-    "much" (quantity, a rarer sense)."""
-    for sense in dominant_senses(word, min_share):
-        own = [lemma for lemma in sense.lemmas() if lemma.name().lower() == word]
-        mates = [lemma for lemma in sense.lemmas() if lemma.name().lower() != word]
-        heads = [lemma for h in (sense.similar_tos() if sense.pos() == "s" else ())
-                 if h.name() not in INDIRECT_ANTONYM_BLOCKLIST for lemma in h.lemmas()]
-        for source in (own, mates, heads):
-            found = _single_words([a for lemma in source for a in lemma.antonyms()], word)
-            if found:
-                return _by_frequency(found)
-    return ()
-
-
 def inflect_like(lemma: str, tok: Token) -> str | None:
     """``lemma`` in ``tok``'s degree (JJ/JJR/JJS) and letter case; None if no one-word form exists."""
-    if tok.tag == "JJ":
-        form = lemma
-    else:
-        from lemminflect import getAllInflections
-
-        forms = getAllInflections(lemma, upos="ADJ").get(tok.tag)
-        if not forms:
-            return None  # "more expensive" would add a token and change the comparison's shape
-        form = forms[0]
+    form = inflect(lemma, tok.tag)  # "more expensive" would add a token: no one-word form, refused
+    if form is None:
+        return None
     if form.lower() in (tok.text.lower(), tok.lemma.lower()):
         return None
     return match_case(form, tok.text)
 
 
-def match_case(word: str, model: str) -> str:
-    if len(model) > 1 and model.isupper():
-        return word.upper()
-    if model[:1].isupper():
-        return word[:1].upper() + word[1:]
-    return word
-
-
-@functools.lru_cache(maxsize=1)
-def _inflect_engine():
-    import inflect
-
-    return inflect.engine()
-
-
-def article_for(word: str, model: str) -> str:
-    """'a' or 'an' before ``word`` (inflect knows "an hour", "a unique"), in ``model``'s case.
-
-    "same" takes the definite article ("a different place" -> "the same place")."""
-    article = "the" if word.lower() == "same" else _inflect_engine().a(word).split(" ", 1)[0]
-    return match_case(article, model)
-
-
 def replacement_edits(parsed: ParsedText, tok: Token, word: str) -> list[Edit]:
-    edits = [Edit(tok.idx, tok.idx + len(tok.text), tok.text, word)]
-    if tok.i > 0:
-        prev = parsed.tokens[tok.i - 1]
-        if prev.text.lower() in ("a", "an"):
-            new_article = article_for(word, prev.text)
-            if new_article != prev.text:
-                edits.append(Edit(prev.idx, prev.idx + len(prev.text), prev.text, new_article))
-    return sorted(edits, key=lambda e: e.start)
+    """The swap of ``tok`` for ``word``, with the article before it fixed ("a cheap" -> "an expensive")."""
+    return with_article_fixes(parsed.text, [Edit(tok.idx, tok.idx + len(tok.text), tok.text, word)])

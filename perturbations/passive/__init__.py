@@ -5,7 +5,7 @@ and CheckList have no such operation), so the rewrite is written here, on top of
 parser and ``lemminflect`` for participles. It is deliberately conservative: every sentence
 shape it cannot rewrite with certainty (no direct object, already passive, copular,
 questions, coordinated verbs, progressive with a modal or perfect, ...; see
-:mod:`perturbations._clause`) is skipped with a reason. A skipped sentence costs coverage; a
+:mod:`perturbations.passive.clause`) is skipped with a reason. A skipped sentence costs coverage; a
 broken one would make the robustness table measure this module's bugs instead of the metrics.
 
 The "by"-agent goes after the prepositional and adverbial adjuncts that followed the object
@@ -17,16 +17,16 @@ from __future__ import annotations
 
 import random
 
-from perturbations._clause import (
+from perturbations.base import Edit, Perturbation, Result, Variant, apply_edits
+from perturbations.parsers import require_spacy_labels
+from perturbations.passive.clause import (
     Clause,
     Skip,
     agreement,
     find_clause,
     members,
-    require_spacy_labels,
     verb_lemma,
 )
-from perturbations.base import Edit, Perturbation, Result, Variant, apply_edits
 from rome.core.parsing import ParsedText
 
 #: nominative -> objective case, for the old subject that becomes the "by"-agent
@@ -54,6 +54,7 @@ class PassiveVoice(Perturbation):
     """Rewrite each active transitive main clause in the passive voice (meaning kept: ``invariant``)."""
 
     kind = "passive"
+    parses = True
 
     def __init__(self, parser: str | None = None, pronoun_agent: str = "drop") -> None:
         """``parser``: a spaCy model name (default: the embedded one); its ClearNLP labels drive the rules.
@@ -196,7 +197,7 @@ def adjunct_end(parsed: ParsedText, clause: Clause, after: int) -> int:
 def check_names_whole(parsed: ParsedText, clause: Clause) -> None:
     """A name of the data ("holiday inn golden gateway hotel") must not be cut by the moved phrases:
     spaCy sometimes parses part of a lower-cased name as the verb's subject or object."""
-    from perturbations._protected import name_ranges
+    from perturbations.language.names import name_ranges
 
     for start, end in name_ranges(parsed):
         for first, last in (clause.subject, clause.object):

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rome.core.errors import InputError
 from rome.core.parsing import ParsedText, Token
 
 #: person and number of pronoun subjects: "1s", "3s", "pl" ("you" takes plural verb forms)
@@ -64,13 +63,6 @@ BLOCKING_DEPS = {
     "dep": "unclear attachment", "appos": "unclear attachment", "meta": "unclear attachment",
 }
 FLOATING_QUANTIFIERS = frozenset({"both", "all", "each"})
-
-
-def require_spacy_labels(parser: str | None, kind: str) -> str | None:
-    """The rules read spaCy's (ClearNLP) labels: dobj, nsubjpass, prep, acomp; Stanza's UD labels differ."""
-    if parser == "stanza":
-        raise InputError(f"perturbation {kind!r} needs a spaCy parser (its rules use spaCy's dependency labels)")
-    return parser
 
 
 class Skip(Exception):

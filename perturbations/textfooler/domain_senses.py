@@ -8,7 +8,7 @@ words and which of that sense's WordNet lemmas read naturally in place of the wo
 means the word is never swapped, because no WordNet synonym of its domain sense reads as the
 same statement there ("confirm" -> "affirm", "request" -> "petition", "care" -> "handle").
 
-How it was made: the swaps the automatic rules (:mod:`perturbations._senses`) proposed on the
+How it was made: the swaps the automatic rules (:mod:`perturbations.language.senses`) proposed on the
 suite's texts (seed 0 order, development) were read in context; each entry records the decision.
 Every synonym listed is a lemma of the named synset (``tests/test_perturbations_textfooler.py``
 checks it), so the word source stays WordNet 3.0; only the sense choice is the reviewer's.

@@ -15,9 +15,9 @@ from __future__ import annotations
 import random
 import re
 
-from perturbations import _thirdparty
-from perturbations._text import diff_edits
+from perturbations import thirdparty
 from perturbations.base import Perturbation, Result, Variant
+from perturbations.language.spans import diff_edits
 
 #: A reduced stand-in for CheckList's map, used only when checklist is not installed.
 _FALLBACK_CONTRACTIONS = {
@@ -32,21 +32,9 @@ _FALLBACK_CONTRACTIONS = {
 def _backend(use_checklist: bool | None) -> str:
     if use_checklist is False:
         return "python"
-    if use_checklist or _thirdparty.available("checklist"):
+    if use_checklist or thirdparty.available("checklist"):
         return "checklist"
     return "python"
-
-
-def _np_seeded(seed: int, fn, *args, **kwargs):
-    """Call a CheckList function under ``np.random.seed(seed)``, restoring NumPy's global state."""
-    import numpy as np
-
-    state = np.random.get_state()
-    np.random.seed(seed)
-    try:
-        return fn(*args, **kwargs)
-    finally:
-        np.random.set_state(state)
 
 
 class Contractions(Perturbation):
@@ -63,7 +51,7 @@ class Contractions(Perturbation):
     def _apply(self, text: str, rng: random.Random) -> Result:
         backend = _backend(self.use_checklist)
         if backend == "checklist":
-            perturb = _thirdparty.checklist_perturb()
+            perturb = thirdparty.checklist_perturb()
             candidates = [("expand", perturb.expand_contractions(text)), ("contract", perturb.contract(text))]
         else:
             candidates = [("expand", _fallback(text, expand=True)), ("contract", _fallback(text, expand=False))]
