@@ -9,7 +9,6 @@ words), never from reading a corpus.
 from __future__ import annotations
 
 from perturbations.language import inflection, names
-from perturbations.language.phrases import phrasal_verb
 from perturbations.language.stopwords import default_stopwords
 from perturbations.recipe import Candidate, CandidateConstraint, WordConstraint
 from rome.core.parsing import ParsedText
@@ -40,22 +39,104 @@ class StopWords(WordConstraint):
 
 
 class ContentWords(WordConstraint):
-    """Alphabetic words of the given parts of speech that are not part of a compound or phrasal verb
-    (a compound's parts and a particle have the unit's meaning, not their own)."""
+    """Alphabetic words of the given parts of speech (longer than two letters), never auxiliaries,
+    particles or negation: TextFooler swaps content words only."""
 
     def __init__(self, pos: frozenset[str]) -> None:
         self.pos = pos
 
     def allowed(self, parsed: ParsedText) -> set[int]:
-        allowed = set()
+        return {t.i for t in parsed.tokens if t.pos in self.pos and t.text.isalpha() and len(t.text) > 2
+                and t.dep not in ("prt", "aux", "auxpass", "neg")}
+
+
+#: semi-auxiliaries: verb/adjective + "to" with a modal or aspectual meaning (Quirk et al. 1985,
+#: A Comprehensive Grammar of the English Language, §3.45-3.47: "be going to", "have to", "used to",
+#: "be able to", "be about to", "be supposed to", "be bound to", "be likely to")
+SEMI_AUXILIARIES = frozenset({"going", "have", "has", "had", "having", "used", "able", "about", "supposed",
+                              "bound", "likely", "due", "meant"})
+
+
+class MultiWordUnits(WordConstraint):
+    """A word inside a multi-word unit has the unit's meaning, not its own, so it is never swapped:
+
+    * compounds from the parse: a modifier inside a compound noun and the noun it modifies
+      ("innovation policy", "credit card");
+    * WordNet collocations: any 2-3 adjacent words WordNet lists as one lemma ("central bank",
+      "living room", "little league", "special forces"), matched on words and on lemmas;
+    * verbs with their own particle, preposition or adverb right after them ("goes back to",
+      "going to jail", "looking for"): WordNet's phrasal lemmas ("go_to" = attend) show that the
+      pair's sense is not the verb's;
+    * semi-auxiliaries before "to" (:data:`SEMI_AUXILIARIES`, "are going to", "have to");
+    * tokens joined to a neighbour by a hyphen or slash without spaces ("Jones-compliant").
+    """
+
+    def allowed(self, parsed: ParsedText) -> set[int]:
+        from perturbations.language.senses import collocation
+
+        tokens = parsed.tokens
+        blocked: set[int] = set()
+        for tok in tokens:
+            if tok.dep == "compound":
+                blocked |= {tok.i, tok.head}
+            nxt = tokens[tok.i + 1] if tok.i + 1 < len(tokens) else None
+            if tok.pos in ("VERB", "AUX") and nxt is not None and nxt.head == tok.i and nxt.dep in (
+                    "prt", "prep", "advmod", "agent", "dative"):
+                blocked.add(tok.i)
+            if tok.pos == "VERB" and any(c.dep == "prt" for c in parsed.children(tok.i)):
+                blocked.add(tok.i)
+            if nxt is not None and nxt.text.lower() == "to" and tok.text.lower() in SEMI_AUXILIARIES:
+                blocked.add(tok.i)
+            if tok.whitespace == "" and nxt is not None and (nxt.text in ("-", "/", "–") or tok.text in ("-", "/", "–")):
+                blocked |= {tok.i, nxt.i}
+                if nxt.i + 1 < len(tokens):
+                    blocked.add(nxt.i + 1)
+        for n in (2, 3):
+            for start in range(len(tokens) - n + 1):
+                span = tokens[start : start + n]
+                if not all(t.text.isalpha() for t in span):
+                    continue
+                words = tuple(t.text for t in span)
+                lemmas = tuple(t.lemma for t in span)
+                if collocation(words) or collocation(lemmas) or collocation((*words[:-1], lemmas[-1])):
+                    blocked.update(t.i for t in span)
+        return set(range(len(tokens))) - blocked
+
+
+class DescriptiveAdjectives(WordConstraint):
+    """An adjective may change only when it is a gradable, descriptive adjective
+    (:func:`perturbations.language.senses.is_descriptive_adjective`): classifying adjectives
+    ("single market", "criminal order", "overseas markets") name a class, and another word names
+    another class. Other parts of speech pass."""
+
+    def allowed(self, parsed: ParsedText) -> set[int]:
+        from perturbations.language.senses import is_descriptive_adjective
+
+        return {t.i for t in parsed.tokens if t.pos != "ADJ" or is_descriptive_adjective(t.lemma.lower())}
+
+
+class ClearUse(WordConstraint):
+    """Only words used the way their part of speech is normally used: a noun as the head of its phrase
+    (not a noun used as a modifier, "innovation policy"), a verb with its arguments, an adjective
+    modifying a following noun or as a predicate after a linking verb. An adjective with a determiner
+    and no noun ("is the favourite") is a noun in disguise; a possessor keeps its form ("children's")."""
+
+    def allowed(self, parsed: ParsedText) -> set[int]:
+        out = set()
         for tok in parsed.tokens:
-            kids = parsed.children(tok.i)
-            phrasal = tok.pos == "VERB" and phrasal_verb(parsed, tok.i) is not None
-            if (tok.pos in self.pos and tok.text.isalpha() and len(tok.text) > 2
-                    and tok.dep not in ("compound", "prt", "aux", "auxpass", "neg")
-                    and (phrasal or not any(c.dep in ("compound", "prt") for c in kids))):
-                allowed.add(tok.i)
-        return allowed
+            if tok.pos == "ADJ":
+                head = parsed.tokens[tok.head]
+                attributive = tok.dep == "amod" and head.pos == "NOUN" and head.i > tok.i
+                predicate = tok.dep == "acomp"
+                if not (attributive or predicate):
+                    continue
+            if tok.pos == "NOUN" and tok.dep in ("compound", "npadvmod", "nmod"):
+                continue
+            nxt = parsed.tokens[tok.i + 1] if tok.i + 1 < len(parsed.tokens) else None
+            if nxt is not None and nxt.tag == "POS":  # a possessor: "children's" -/-> "kids's"
+                continue
+            out.add(tok.i)
+        return out
 
 
 # -- which candidates are acceptable -----------------------------------------------------------

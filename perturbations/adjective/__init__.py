@@ -1,43 +1,57 @@
 """Adjective replacement (RoMe §4.6, case 2): one adjective swapped for a WordNet synonym and an antonym.
 
-Two variants per input ("a cheap hotel" -> "an inexpensive hotel" / "an expensive hotel"):
-the synonym keeps the meaning (``invariant``), the antonym reverses it (``decrease``).
-Synonyms come only from the adjective's most used sense (WordNet sense counts), must be
-attested in it and have it as their own main sense, so "good food" never becomes "full food"
-and "open" never "exposed"; among them the most frequent lemma wins. Antonyms may come from
-any sense used at least ``min_sense_share`` as often as the top one. Inflection (biggest -> largest; cheaper -> "more expensive" is refused) comes from
-``lemminflect``, and the indefinite article from ``inflect``. Multi-word and hyphenated
-lemmas are never used, so the token count stays the same.
+Two variants per input ("a cheap hotel" -> "an expensive hotel", "a large house" -> "a big house"):
+the synonym keeps the meaning (``invariant``), the antonym reverses it (``decrease``). The recipe:
+
+* **which adjectives** (word constraints, :mod:`perturbations.constraints`): ``ProtectedWords``
+  (names, numbers, adjectives inside names), ``ClearUse`` (before the noun it modifies, or a
+  predicate after a linking verb; "is the favourite" is a noun), ``MultiWordUnits`` (compounds and
+  WordNet collocations: "living room", "central bank", "little league"; hyphenated words),
+  ``DescriptiveAdjectives`` (gradable adjectives only: "single market", "criminal order" classify),
+  and :data:`NOT_DESCRIPTIVE` (determiner-like adjectives and quantifiers: "other", "many", "same");
+* **transformation**: synonyms and *direct* antonyms of the adjective's dominant sense
+  (:mod:`perturbations.language.senses`: SemCor counts, at least 5 uses and two thirds of them),
+  inflected like the word by lemminflect (a comparative without a one-word form is refused), the
+  article fixed by inflect;
+* **candidate constraints**: ``NoWordExchange``, ``NotSameLemma``, ``PartOfSpeechInContext`` (spaCy
+  must tag the replacement as the same adjective tag in context: "overseas" -> "abroad" reads as an
+  adverb);
+* **search**: the seed picks one adjective among those with a candidate (preferring ones with both).
+
+Precision first: a text whose adjectives are unclear is skipped. No rule here was written by reading a
+corpus: each comes from WordNet, its counts, lemminflect, spaCy or a grammar reference.
 """
 
 from __future__ import annotations
 
-import functools
 import random
 
 from perturbations.base import Edit, Perturbation, Result, Variant, apply_edits
+from perturbations.constraints import (
+    ClearUse,
+    DescriptiveAdjectives,
+    MultiWordUnits,
+    NotSameLemma,
+    NoWordExchange,
+    PartOfSpeechInContext,
+    ProtectedWords,
+)
 from perturbations.language.articles import with_article_fixes
 from perturbations.language.casing import match_case
 from perturbations.language.inflection import inflect
-from perturbations.language.names import protected_tokens
-from perturbations.language.senses import INDIRECT_ANTONYM_BLOCKLIST, antonyms, dominant_senses, synonyms
+from perturbations.language.senses import sense_antonyms, sense_synonyms
 from perturbations.parsers import require_spacy_labels
+from perturbations.recipe import Candidate, acceptable, allowed_tokens
 from rome.core.parsing import ParsedText, Token
 
 ADJECTIVE_TAGS = ("JJ", "JJR", "JJS")
-#: determiner-like adjectives and quantifiers: swapping them changes structure, not description
+#: determiner-like adjectives, quantifiers and preposition-like adjectives: swapping them changes the
+#: structure, not a description (Quirk et al. 1985, §5.17-5.26 "determiners", §7.36 on "near/close to")
 NOT_DESCRIPTIVE = frozenset({
     "other", "such", "own", "many", "much", "few", "several", "more", "most", "less", "least", "only",
     "various", "certain", "else", "enough", "next", "last", "first", "second", "third", "whole", "same",
     "very", "sorry", "able", "due", "further", "former", "latter", "main", "particular", "specific",
-    "total",  # "182 total hotels" is a count, not a description (-> "entire", "fractional")
-})
-#: positional and preposition-like adjectives: in the shipped data they mostly belong to place names
-#: ("outer richmond", "lower haight", "alamo square") or head a preposition ("near X", "close to X"),
-#: where a swap breaks the sentence ("far the river"); intensifiers in names ("ultra high end", "super 8")
-POSITIONAL = frozenset({
-    "outer", "inner", "upper", "lower", "north", "south", "east", "west", "northern", "southern", "eastern",
-    "western", "central", "near", "close", "far", "square", "ultra", "super", "twin",
+    "total", "near", "close", "far",
 })
 
 
@@ -47,39 +61,41 @@ class AdjectiveSwap(Perturbation):
     kind = "adjective"
     parses = True
 
-    def __init__(self, parser: str | None = None, min_sense_share: float = 0.25, top_k: int = 1,
-                 require_both: bool = False) -> None:
-        """``min_sense_share``: a sense is used only if its count is at least this share of the top sense's;
-        ``top_k``: the seed picks among this many of the most frequent candidates (1 = always the top one);
+    def __init__(self, parser: str | None = None, top_k: int = 1, require_both: bool = False) -> None:
+        """``top_k``: the seed picks among this many of the most frequent candidates (1 = always the top one);
         ``require_both``: only adjectives with a synonym *and* an antonym, so a suite gets as many
         invariant (synonym) as decrease (antonym) cases."""
         self.parser = require_spacy_labels(parser, self.kind)
-        self.min_sense_share = min_sense_share
         self.top_k = max(1, int(top_k))
         self.require_both = require_both
+        self.word_constraints = [ProtectedWords(domain=False), ClearUse(), MultiWordUnits(), DescriptiveAdjectives()]
+        self.constraints = [NoWordExchange(), NotSameLemma(), PartOfSpeechInContext()]
 
     def describe(self) -> dict:
-        return {"kind": self.kind, "parser": self.parser or "spacy", "min_sense_share": self.min_sense_share,
-                "top_k": self.top_k, "lexicon": "wordnet-3.0", "require_both": self.require_both}
+        return {"kind": self.kind, "parser": self.parser or "spacy", "top_k": self.top_k,
+                "lexicon": "wordnet-3.0", "sense": "dominant (count >= 5, share >= 2/3)",
+                "require_both": self.require_both,
+                "constraints": [type(c).__name__ for c in self.word_constraints + self.constraints]}
 
     def _apply(self, text: str, rng: random.Random) -> Result:
         from rome.core.parsing import get_parser
 
         parsed = get_parser(self.parser).parse_one(text)
-        names = protected_tokens(parsed, domain=False)
+        allowed = allowed_tokens(parsed, self.word_constraints)
         options = []
         for tok in parsed.tokens:
-            if tok.i in names or not is_candidate(parsed, tok):
+            if tok.i not in allowed or not is_candidate(tok):
                 continue
-            syn = self._pick(synonyms(tok.lemma.lower(), self.min_sense_share), tok, rng)
-            ant = self._pick(antonyms(tok.lemma.lower(), self.min_sense_share), tok, rng)
+            lemma = tok.lemma.lower()
+            syn = self._pick(parsed, tok, fitting(tok, sense_synonyms(lemma, "a")), rng)
+            ant = self._pick(parsed, tok, fitting(tok, sense_antonyms(lemma, "a")), rng)
             if syn or ant:
                 options.append((tok, syn, ant))
         if self.require_both:
             options = [o for o in options if o[1] and o[2]]
         if not options:
-            return Result.skip(text, "no adjective with a WordNet synonym" + (" and " if self.require_both else " or ")
-                               + "antonym (names kept)")
+            return Result.skip(text, "no descriptive adjective with a clear sense and a WordNet synonym"
+                               + (" and " if self.require_both else " or ") + "antonym")
         both = [o for o in options if o[1] and o[2]]
         tok, syn, ant = rng.choice(both or options)
         variants = []
@@ -90,43 +106,42 @@ class AdjectiveSwap(Perturbation):
                 variants.append(Variant(apply_edits(text, edits), self.kind, expectation, tuple(edits), meta))
         return Result(text, tuple(variants))
 
-    def _pick(self, lemmas: tuple[str, ...], tok: Token, rng: random.Random) -> str | None:
-        usable = [w for w in (inflect_like(lemma, tok) for lemma in lemmas) if w]
+    def _pick(self, parsed: ParsedText, tok: Token, lemmas: list[str], rng: random.Random) -> str | None:
+        forms = [w for w in (inflect_like(lemma, tok) for lemma in lemmas) if w]
+        usable = [c.word for c in acceptable(parsed, [Candidate(tok.i, w) for w in forms], self.constraints)]
         return rng.choice(usable[: self.top_k]) if usable else None
 
 
-def is_candidate(parsed: ParsedText, tok: Token) -> bool:
-    """A descriptive adjective outside names ("the Red Victorian" is a hotel, not a colour)."""
-    if tok.pos != "ADJ" or tok.tag not in ADJECTIVE_TAGS or not tok.text.isalpha():
-        return False
-    words = {tok.lemma.lower(), tok.text.lower()}
-    if tok.ent_type or words & (NOT_DESCRIPTIVE | POSITIONAL):
-        return False
-    head = parsed.tokens[tok.head]
-    modifies_noun = tok.dep == "amod" and head.pos in ("NOUN", "PROPN")
-    predicate = tok.dep in ("acomp", "attr", "oprd") or (tok.dep == "conj" and head.pos == "ADJ")
-    if not (modifies_noun or predicate):  # "a little pricey": "little" is adverbial there
-        return False
-    if head.pos == "PROPN":  # "Great Britain", and in the lower-cased data "little italy"
-        return False
-    return is_descriptive(tok.lemma.lower())
+def fitting(tok: Token, candidates: tuple[tuple[str, str], ...]) -> list[str]:
+    """The candidates that may stand where ``tok`` stands: WordNet marks adjectives used only as
+    predicates ``(p)`` ("alive", "afraid": never "an alive mouse") or only before a noun ``(a)``, and
+    determiner-like words (:data:`NOT_DESCRIPTIVE`: "same" needs "the") change the structure."""
+    from perturbations.language.senses import wordnet
+
+    attributive = tok.dep == "amod"
+    out = []
+    for name, synset in candidates:
+        if name in NOT_DESCRIPTIVE:
+            continue
+        marker = next((x.syntactic_marker() for x in wordnet().synset(synset).lemmas() if x.name().lower() == name), None)
+        if (attributive and marker in ("(p)", "(ip)")) or (not attributive and marker == "(a)"):
+            continue
+        out.append(name)
+    return out
 
 
-@functools.lru_cache(maxsize=4096)
-def is_descriptive(word: str) -> bool:
-    """Not relational ("financial", "chinese": WordNet's adj.pert) and not a colour ("red" -> "crimson")."""
-    senses = dominant_senses(word, 0.25)
-    if not senses or senses[0].lexname() == "adj.pert":
+def is_candidate(tok: Token) -> bool:
+    """An alphabetic adjective (JJ/JJR/JJS) that is not determiner-like (:data:`NOT_DESCRIPTIVE`) and
+    not inside a named entity."""
+    if tok.pos != "ADJ" or tok.tag not in ADJECTIVE_TAGS or not tok.text.isalpha() or tok.ent_type:
         return False
-    return not any(h.name() in INDIRECT_ANTONYM_BLOCKLIST for s in senses[:1] for h in s.similar_tos())
+    return not ({tok.lemma.lower(), tok.text.lower()} & NOT_DESCRIPTIVE)
 
 
 def inflect_like(lemma: str, tok: Token) -> str | None:
     """``lemma`` in ``tok``'s degree (JJ/JJR/JJS) and letter case; None if no one-word form exists."""
     form = inflect(lemma, tok.tag)  # "more expensive" would add a token: no one-word form, refused
-    if form is None:
-        return None
-    if form.lower() in (tok.text.lower(), tok.lemma.lower()):
+    if form is None or form.lower() in (tok.text.lower(), tok.lemma.lower()):
         return None
     return match_case(form, tok.text)
 

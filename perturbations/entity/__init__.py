@@ -16,7 +16,9 @@ fluency score, which a name swap should not move), and is recorded in the varian
 
 Without checklist only the dataset pool is used (the lexicon fall-back is lost); say so in ``meta``.
 A PERSON entity that is a place of the data ("martin luther king square") is left alone: replacing it
-with a person's name would put a person where a place belongs.
+with a person's name would put a person where a place belongs. A possessive keeps its "'s" (the
+entity span ends before it), and a name inside a hyphenated compound ("Jones-compliant") is not
+replaced: the compound's other part still refers to the old name.
 """
 
 from __future__ import annotations
@@ -136,12 +138,15 @@ class EntityReplacement(Perturbation):
         in_text = {e.text.strip().casefold() for e in parsed.entities}
         edits, replaced, mapping = [], [], {}
         for ent in order:
-            start = parsed.tokens[ent.start].idx
-            last = parsed.tokens[ent.end - 1]
+            span = entity_span(parsed, ent)
+            if span is None:
+                continue
+            start = parsed.tokens[span[0]].idx
+            last = parsed.tokens[span[1] - 1]
             old = text[start : last.idx + len(last.text)]
             if ent.label == "PERSON" and is_place_name(old):
                 continue  # "martin luther king square" is an area: a person's name there is the wrong type
-            choice = mapping.get(old) or self._replacement(ent.label, old, parsed.tokens[ent.start : ent.end], rng, in_text)
+            choice = mapping.get(old) or self._replacement(ent.label, old, parsed.tokens[span[0] : span[1]], rng, in_text)
             if choice is None:
                 continue
             mapping[old] = choice  # the same entity twice gets the same replacement
@@ -170,6 +175,25 @@ class EntityReplacement(Perturbation):
             if new and new.casefold() not in taken and new.casefold() != old.strip().casefold():
                 return new, "checklist"
         return None
+
+
+def entity_span(parsed, ent) -> tuple[int, int] | None:
+    """The tokens to replace for ``ent``: without a trailing possessive "'s" (it stays: "George W. Bush's
+    war" -> "Jane Doe's war"), or ``None`` for a name glued to a neighbour by a hyphen or slash
+    ("Jones-compliant ships"): that is part of a compound word, whose other part refers to it."""
+    tokens = parsed.tokens
+    start, end = ent.start, ent.end
+    while end > start and tokens[end - 1].tag == "POS":
+        end -= 1
+    if end == start:
+        return None
+    before = tokens[start - 1] if start > 0 else None
+    after = tokens[end] if end < len(tokens) else None
+    if before is not None and before.whitespace == "" and before.text in ("-", "/", "–"):
+        return None
+    if after is not None and tokens[end - 1].whitespace == "" and after.text in ("-", "/", "–"):
+        return None
+    return start, end
 
 
 def is_place_name(text: str) -> bool:

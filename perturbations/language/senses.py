@@ -1,27 +1,34 @@
-"""Synonyms for a word's sense from WordNet 3.0, checked both ways and by frequency.
+"""The sense a word most likely has, and the synonyms and antonyms of that sense, from WordNet 3.0.
 
-WordNet lists a lemma in every synset it has ever been used in, so "synonyms of a word" taken
-over all its synsets are mostly synonyms of *other* senses ("serve" -> "function", "allow" ->
-"let", "casual" -> "nonchalant"). The rules here keep a candidate only when a reader would
-accept it in place of the word:
+WordNet lists a lemma in every synset it has ever been used in, so "synonyms of a word" taken over
+all its synsets are mostly synonyms of *other* senses ("serve" -> "function", "central" ->
+"fundamental", "special" -> "particular"). The one sense look-up of the project keeps a candidate
+only when the word's sense is clear without reading the context, and the candidate has that sense:
 
-* **the sense**: the word's most used sense for its part of speech (WordNet's SemCor counts);
-  for verbs, the most used sense whose *verb frames* fit how the verb is used in the sentence
-  (with an object, without one, before an infinitive or a clause), so "does not allow dogs"
-  reads ``permit.v.01`` (frames "Somebody ----s something"), not ``let.v.01`` ("... INFINITIVE");
-* **both ways**: the sense is also the candidate's own most used sense, and the candidate is
-  attested in it (count >= 1), so a rare reading ("tremendous" for "wonderful") is refused;
-* **common words**: the candidate's total count is at least :data:`MIN_LEMMA_COUNT`, so odd
-  words ("render", "cognize") are never picked; among several, the most used wins;
-* single words only (the token count stays), never the word's own lemma, never an antonym.
+* **a dominant sense**: WordNet's sense-tagged counts (SemCor, ``index.sense`` / ``cntlist``) give
+  the word's senses for its part of speech; the most used one must have been seen at least
+  :data:`MIN_SENSE_COUNT` times and carry at least :data:`DOMINANT_SHARE` of the counted uses (twice
+  as many as all other senses together). The most-frequent-sense heuristic is the standard
+  baseline of word-sense disambiguation (McCarthy et al., 2004, "Finding predominant word senses
+  in untagged text"); requiring dominance makes it precise instead of merely frequent. A word
+  without counts, or with several common senses ("little": size 63 %, quantity 28 %), is not
+  swapped. For verbs only the senses whose *verb frames* fit how the verb is used in the sentence
+  count (with an object, a participle, an infinitive, a clause): the parse has to agree;
+* **both ways**: the sense is also the candidate's own *dominant* sense by the same rule, and the
+  candidate is attested in it, so a word whose usual reading is another ("tell" for "say", "guess"
+  for "think", "matter" for "affair") is refused;
+* **common words**: the candidate's total count is at least :data:`MIN_LEMMA_COUNT` and at least
+  :data:`MIN_FREQUENCY_RATIO` of the word's, so rare or marked words ("serpent" for "snake",
+  "cognize") are never picked; lemminflect must read the candidate as a base form ("oxen" is not);
+* **antonyms** are WordNet's *direct* antonyms of the word in its dominant sense (never the
+  antonym of a satellite's head: "average" -> "abnormal", "tempting" -> "unseductive" were
+  indirect), common by the same count rule;
+* single words only (the token count stays), never the word's own lemma, never an antonym as synonym.
 """
 
 from __future__ import annotations
 
 import functools
-
-#: satellite heads whose antonym is no antonym of their satellites ("red" -> "achromatic")
-INDIRECT_ANTONYM_BLOCKLIST = frozenset({"chromatic.a.03", "chromatic.a.01"})
 
 #: WordNet verb frame ids by how the verb is used (see WordNet's frames list, wninput(5WN))
 FRAMES = {
@@ -31,33 +38,37 @@ FRAMES = {
     "infinitive": frozenset({24, 25, 28, 32, 33, 35, 29}),
     "clause": frozenset({26, 34}),
 }
+#: the dominant sense must have been tagged this often in SemCor: fewer uses say little about senses
+MIN_SENSE_COUNT = 5
+#: the dominant sense must carry this share of the word's counted uses (of those that fit its usage)
+DOMINANT_SHARE = 2 / 3
+#: the candidate's own most used sense must be the word's sense and carry at least half of its uses
+CANDIDATE_SHARE = 0.5
 #: a candidate must have been seen this often in SemCor (all its senses of the part of speech)
 MIN_LEMMA_COUNT = 5
-#: the sense must carry this share of the word's counted uses (of those that fit its usage), and of the
-#: candidate's: a word used in many senses ("serve", "matter", "stay") is not swapped by its top one
-MIN_SENSE_SHARE = 0.5
-#: a candidate must be at least this common relative to the word ("want" -/-> "desire", "use" -/-> "apply")
-MIN_FREQUENCY_RATIO = 0.1
-#: a candidate's count in the sense must be this close to its most used sense's ("seek": 41 vs 44)
-NEAR_TOP = 0.75
+#: a candidate must be at least this common relative to the word (all senses): a much rarer word for the
+#: same thing is usually marked, by register or strength ("snake" -/-> "serpent", "recommend" -/-> "advocate")
+MIN_FREQUENCY_RATIO = 0.25
 WORDNET_POS = {"NOUN": "n", "VERB": "v", "ADJ": "a", "ADV": "r"}
 
 
-def _wn():
-    from rome.core.nltk_data import wordnet
+def wordnet():
+    """WordNet 3.0 with its sense counts (offline copy, ``rome.core.nltk_data``)."""
+    from rome.core.nltk_data import wordnet as load
 
-    return wordnet()
+    return load()
 
 
 def _synsets(lemma: str, pos: str) -> list:
-    wn = _wn()
+    wn = wordnet()
     found = wn.synsets(lemma, pos=pos)
     if pos == "a":  # satellites ("s") are adjectives too
         found += [s for s in wn.synsets(lemma, pos="s") if s not in found]
     return [s for s in found if s.pos() in (("a", "s") if pos == "a" else (pos,))]
 
 
-def _count(synset, lemma: str) -> int:
+def count(synset, lemma: str) -> int:
+    """How often ``lemma`` was tagged with ``synset`` in SemCor."""
     return sum(x.count() for x in synset.lemmas() if x.name().lower() == lemma)
 
 
@@ -67,40 +78,66 @@ def _frames(synset, lemma: str) -> set[int]:
 
 @functools.lru_cache(maxsize=50_000)
 def total_count(lemma: str, pos: str) -> int:
-    return sum(_count(s, lemma) for s in _synsets(lemma, pos))
+    return sum(count(s, lemma) for s in _synsets(lemma, pos))
 
 
 @functools.lru_cache(maxsize=50_000)
-def top_sense(lemma: str, pos: str, usage: str | None = None):
-    """The most used synset of ``lemma`` (ties: WordNet's order); for verbs with ``usage``, the
-    most used one whose frames for this lemma fit the usage. ``None`` without any counted use, or
-    when that sense has less than :data:`MIN_SENSE_SHARE` of the counted uses."""
-    best, best_count, total = None, 0, 0
-    for synset in _synsets(lemma, pos):
-        if usage and not (_frames(synset, lemma) & FRAMES[usage]):
-            continue
-        count = _count(synset, lemma)
-        total += count
-        if count > best_count:
-            best, best_count = synset, count
-    return best if total and best_count >= MIN_SENSE_SHARE * total else None
+def sense_counts(lemma: str, pos: str, usage: str | None = None) -> tuple[tuple[object, int], ...]:
+    """``(synset, count)`` for ``lemma``'s senses (for verbs with ``usage``: those whose frames fit),
+    most used first (ties: WordNet's order)."""
+    found = [(s, count(s, lemma)) for s in _synsets(lemma, pos)
+             if not (usage and not (_frames(s, lemma) & FRAMES[usage]))]
+    return tuple(sorted(found, key=lambda sc: -sc[1]))
+
+
+@functools.lru_cache(maxsize=50_000)
+def top_sense(lemma: str, pos: str, usage: str | None = None, share: float | None = None):
+    """The dominant sense of ``lemma`` (see the module docstring), or ``None`` when it is not clear;
+    ``share``: the share of counted uses it needs (default :data:`DOMINANT_SHARE`)."""
+    counted = sense_counts(lemma, pos, usage)
+    total = sum(c for _, c in counted)
+    share = DOMINANT_SHARE if share is None else share
+    if not counted or counted[0][1] < MIN_SENSE_COUNT or counted[0][1] < share * total:
+        return None
+    return counted[0][0]
+
+
+def most_used_sense(lemma: str, pos: str, usage: str | None = None):
+    """The most used sense of ``lemma`` however small its lead (``None`` without counts)."""
+    counted = sense_counts(lemma, pos, usage)
+    return counted[0][0] if counted and counted[0][1] > 0 else None
 
 
 def is_main_sense(lemma: str, pos: str, synset) -> bool:
-    """``synset`` is ``lemma``'s most used sense, or used nearly as often (:data:`NEAR_TOP`)."""
-    counts = [_count(s, lemma) for s in _synsets(lemma, pos)]
-    return bool(counts) and _count(synset, lemma) >= max(1, NEAR_TOP * max(counts))
+    """``synset`` is ``lemma``'s most used sense (a tie with another counts)."""
+    counts = [count(s, lemma) for s in _synsets(lemma, pos)]
+    return bool(counts) and count(synset, lemma) >= max(1, max(counts))
+
+
+_UPOS = {"n": "NOUN", "v": "VERB", "a": "ADJ", "r": "ADV"}
+
+
+def _base_form(name: str, pos: str) -> bool:
+    """WordNet lists some inflected forms as lemmas ("oxen"): lemminflect must read ``name`` as its own lemma."""
+    from lemminflect import getAllLemmas
+
+    return name in getAllLemmas(name, upos=_UPOS[pos]).get(_UPOS[pos], (name,))
+
+
+def _common(name: str, lemma: str, pos: str) -> bool:
+    return total_count(name, pos) >= max(MIN_LEMMA_COUNT, MIN_FREQUENCY_RATIO * total_count(lemma, pos))
 
 
 @functools.lru_cache(maxsize=50_000)
 def antonyms_of(lemma: str, pos: str) -> frozenset[str]:
+    """Every direct antonym of ``lemma`` in any sense (a synonym candidate must not be one)."""
     return frozenset(a.name().lower() for s in _synsets(lemma, pos) for x in s.lemmas()
                      if x.name().lower() == lemma for a in x.antonyms())
 
 
 @functools.lru_cache(maxsize=50_000)
 def sense_synonyms(lemma: str, pos: str, usage: str | None = None) -> tuple[tuple[str, str], ...]:
-    """``(synonym, synset name)`` pairs for ``lemma``'s sense, most used first (see module docstring)."""
+    """``(synonym, synset name)`` pairs for ``lemma``'s dominant sense, most used first."""
     lemma = lemma.lower()
     sense = top_sense(lemma, pos, usage)
     if sense is None:
@@ -110,9 +147,8 @@ def sense_synonyms(lemma: str, pos: str, usage: str | None = None) -> tuple[tupl
         name = other.name().lower()
         if not name.isalpha() or name == lemma or other.count() < 1:
             continue
-        common = total_count(name, pos) >= max(MIN_LEMMA_COUNT, MIN_FREQUENCY_RATIO * total_count(lemma, pos))
-        if not is_main_sense(name, pos, sense) or not common:
-            continue
+        if top_sense(name, pos, share=CANDIDATE_SHARE) != sense or not _common(name, lemma, pos) or not _base_form(name, pos):
+            continue  # the sense must be the candidate's own *dominant* sense too ("say" -/-> "tell")
         if usage and not (set(other.frame_ids()) >= (_frames(sense, lemma) & FRAMES[usage])):
             continue  # the candidate must take every frame the word takes in this usage ("tell me" / "say")
         if name in antonyms_of(lemma, pos):
@@ -121,66 +157,55 @@ def sense_synonyms(lemma: str, pos: str, usage: str | None = None) -> tuple[tupl
     return tuple((name, sense.name()) for _, name in sorted(found))
 
 
-# -- adjectives (the adjective swap) ------------------------------------------------------------
-@functools.lru_cache(maxsize=4096)
-def dominant_senses(word: str, min_share: float) -> tuple:
-    """The adjective senses of ``word`` used often enough (by WordNet's tagged-corpus counts)."""
-    from rome.core.nltk_data import wordnet
-
-    wn = wordnet()
-    scored = []
-    for rank, synset in enumerate(wn.synsets(word, pos=wn.ADJ)):
-        count = sum(lemma.count() for lemma in synset.lemmas() if lemma.name().lower() == word)
-        scored.append((count, rank, synset))
-    if not scored:
+@functools.lru_cache(maxsize=50_000)
+def sense_antonyms(lemma: str, pos: str) -> tuple[tuple[str, str], ...]:
+    """``(antonym, its synset name)``: direct antonyms of ``lemma`` in its dominant sense (WordNet links
+    antonyms sense to sense, so the antonym's sense is the linked one), single common words, most used first."""
+    lemma = lemma.lower()
+    sense = top_sense(lemma, pos)
+    if sense is None:
         return ()
-    top = max(count for count, _, _ in scored)
-    if top == 0:
-        return (scored[0][2],)  # no counts: WordNet lists the most common sense first
-    kept = [s for s in scored if s[0] >= min_share * top]
-    return tuple(synset for _, _, synset in sorted(kept, key=lambda s: (-s[0], s[1])))
+    found = []
+    for own in sense.lemmas():
+        if own.name().lower() != lemma:
+            continue
+        for anti in own.antonyms():
+            name = anti.name().lower()
+            if name.isalpha() and name != lemma and total_count(name, pos) >= MIN_LEMMA_COUNT:
+                found.append((-anti.count(), name, anti.synset().name()))
+    return tuple((name, synset) for _, name, synset in sorted(found))
 
 
-def _single_words(lemmas, exclude: str, min_count: int = 0) -> list:
-    return [lemma for lemma in lemmas
-            if lemma.name().isalpha() and lemma.name().lower() != exclude and lemma.count() >= min_count]
+@functools.lru_cache(maxsize=50_000)
+def is_relational_adjective(lemma: str) -> bool:
+    """WordNet's relational adjectives (``adj.pert``: "financial", "chinese") classify rather than
+    describe; their "synonyms" are other classes."""
+    sense = most_used_sense(lemma, "a") or next(iter(_synsets(lemma, "a")), None)
+    return sense is not None and sense.lexname() == "adj.pert"
 
 
-def _by_frequency(lemmas) -> tuple[str, ...]:
-    ordered = sorted(lemmas, key=lambda lemma: (-lemma.count(), lemma.name()))
-    return tuple(dict.fromkeys(lemma.name().lower() for lemma in ordered))
+@functools.lru_cache(maxsize=50_000)
+def collocation(words: tuple[str, ...]) -> bool:
+    """Whether WordNet lists ``words`` as one lemma ("central_bank", "living_room", "little_league")."""
+    return bool(wordnet().synsets("_".join(w.lower() for w in words)))
 
 
-@functools.lru_cache(maxsize=4096)
-def synonyms(word: str, min_share: float = 0.25) -> tuple[str, ...]:
-    """Single-word synonyms of ``word`` in its most used sense, most frequent first.
-
-    A synonym must be attested in that sense (WordNet count >= 1): unattested lemmas are where
-    WordNet's synonymy is loosest ("open" -> "unfastened"), and the sense must be the most used
-    sense of the synonym too ("open" -/-> "exposed", "ethnic" -/-> "cultural", "delicious" -/->
-    "delightful", "wonderful" -/-> "tremendous": each one's main sense is another)."""
-    for synset in dominant_senses(word, min_share)[:1]:
-        found = [lemma for lemma in _single_words(synset.lemmas(), word, min_count=1)
-                 if dominant_senses(lemma.name().lower(), min_share)[:1] == (synset,)]
-        if found:
-            return _by_frequency(found)
-    return ()
+#: satellite heads whose antonym is no antonym of their satellites ("red" -> "achromatic"): colours
+COLOUR_HEADS = frozenset({"chromatic.a.03", "chromatic.a.01"})
 
 
-@functools.lru_cache(maxsize=4096)
-def antonyms(word: str, min_share: float = 0.25) -> tuple[str, ...]:
-    """Antonyms from the most used sense that has any: direct antonyms of ``word``, else of its
-    synonyms, else of its satellite head ("pricey" -> "cheap"); "little" gets "big" (size), not
-    "much" (quantity, a rarer sense)."""
-    for sense in dominant_senses(word, min_share):
-        own = [lemma for lemma in sense.lemmas() if lemma.name().lower() == word]
-        mates = [lemma for lemma in sense.lemmas() if lemma.name().lower() != word]
-        heads = [lemma for h in (sense.similar_tos() if sense.pos() == "s" else ())
-                 if h.name() not in INDIRECT_ANTONYM_BLOCKLIST for lemma in h.lemmas()]
-        for source in (own, mates, heads):
-            found = _single_words([a for lemma in source for a in lemma.antonyms()], word)
-            if found:
-                return _by_frequency(found)
-    return ()
-
-
+@functools.lru_cache(maxsize=50_000)
+def is_descriptive_adjective(lemma: str) -> bool:
+    """A gradable, descriptive adjective in WordNet's own sense (Gross & Miller 1990; Fellbaum 1998,
+    ch. 3): its dominant sense has a direct antonym ("cheap" / "expensive"), or is a satellite of a
+    head that has one and names an attribute ("huge" -> large, size). Classifying adjectives
+    ("single market", "special forces", "criminal law", "central bank") have neither, and their
+    WordNet "synonyms" name another class; colours are excluded (their head's antonym is "achromatic")."""
+    sense = top_sense(lemma.lower(), "a")
+    if sense is None or sense.lexname() == "adj.pert":
+        return False
+    if any(x.name().lower() == lemma.lower() and x.antonyms() for x in sense.lemmas()):
+        return True
+    heads = sense.similar_tos() if sense.pos() == "s" else []
+    return any(h.name() not in COLOUR_HEADS and h.attributes() and any(x.antonyms() for x in h.lemmas())
+               for h in heads)

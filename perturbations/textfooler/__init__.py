@@ -6,20 +6,26 @@ in which order). Its parts serve an *attack*: embedding neighbours (hotel -> mot
 model to rank words, a sentence encoder to filter. A metric test needs the opposite, a rewrite a
 careful reader accepts as the same statement, so each part is replaced, keeping the shape:
 
-* **transformation** :class:`WordSwapSenseSynonym`: WordNet synonyms *of the word's sense* and part
-  of speech (:mod:`perturbations.language.senses`: verb frames pick the verb's sense, the sense must be the
-  candidate's main sense too, rare words are refused), inflected to the word's tag by lemminflect;
-* **constraints before the swap** (which words may change): :class:`~perturbations.constraints.ProtectedWords`
-  (named entities, numbers, addresses, capitalised names, the placeholder ``X``, split suffixes,
-  MR slot values and the domain's slot vocabulary: hotel, restaurant, price, area, food, ...; see
-  :mod:`perturbations.language.names`), :class:`~perturbations.constraints.StopWords`, :class:`~perturbations.constraints.ContentWords`
-  (nouns, verbs, adjectives, adverbs outside compounds and phrasal verbs);
-* **constraints on candidates**: :class:`~perturbations.constraints.NoWordExchange` (a candidate never repeats a word of the
-  text, so words are never moved or swapped with each other), :class:`~perturbations.constraints.PartOfSpeechInContext`
-  (spaCy re-tags the swapped word in its context and must give the same Penn tag);
-* **search** :class:`~perturbations.search.RandomOrderGreedySearch`: TextAttack's greedy word-importance search with
+* **transformation** :class:`WordSwapSenseSynonym`: WordNet synonyms of the word's *dominant* sense
+  (:mod:`perturbations.language.senses`: SemCor tag counts, at least 5 uses and two thirds of them;
+  for verbs among the senses whose frames fit the parse), which must be the candidate's own main
+  sense too; rare words are refused; inflected to the word's tag by lemminflect;
+* **constraints before the swap** (which words may change, :mod:`perturbations.constraints`):
+  ``ProtectedWords`` (named entities, numbers, capitalised names, the placeholder ``X``, split
+  suffixes, the values of the data's meaning representations), ``StopWords``, ``ContentWords``
+  (nouns, verbs, adjectives), ``ClearUse`` (a noun as a head, an adjective before its noun or as a
+  predicate), ``MultiWordUnits`` (compounds, WordNet collocations, verb + particle/preposition,
+  semi-auxiliaries, hyphenated words), ``DescriptiveAdjectives`` (gradable adjectives only);
+* **constraints on candidates**: ``NoWordExchange`` (a candidate never repeats a word of the text),
+  ``NotSameLemma``, ``PartOfSpeechInContext`` (spaCy re-tags the swapped word in its context and
+  must give the same Penn tag);
+* **search** :class:`~perturbations.search.RandomOrderGreedySearch`: TextAttack's greedy search with
   ``wir_method="random"``: words in a seeded random order, the most used acceptable synonym, until
   ``n_words`` are swapped.
+
+Precision first: a text is skipped rather than given a doubtful synonym. No rule or table here was
+written by reading a corpus; each comes from WordNet, its sense counts, lemminflect, spaCy's parse or
+a grammar reference (named in the constraint's docstring).
 
 Nothing here reads a metric's model: no encoder ranks the words or filters the candidates, so an
 encoder-based metric is not made invariant by construction. TextAttack's own classes are not
@@ -35,7 +41,10 @@ import random
 
 from perturbations.base import Edit, Perturbation, Result, Variant, apply_edits
 from perturbations.constraints import (
+    ClearUse,
     ContentWords,
+    DescriptiveAdjectives,
+    MultiWordUnits,
     NotSameLemma,
     NoWordExchange,
     PartOfSpeechInContext,
@@ -46,24 +55,22 @@ from perturbations.language import senses
 from perturbations.language.articles import with_article_fixes
 from perturbations.language.casing import match_case
 from perturbations.language.inflection import inflect
-from perturbations.language.phrases import phrasal_verb, verb_usage
+from perturbations.language.phrases import verb_usage
 from perturbations.recipe import Candidate, Transformation, acceptable, allowed_tokens
 from perturbations.search import RandomOrderGreedySearch
-from perturbations.textfooler.domain_senses import DOMAIN_SENSES, VERB_USAGES
 from rome.core.parsing import ParsedText
 
 WORD_SOURCE = "wordnet-3.0"
 #: how the sense of a swapped word was chosen (recorded per swap in ``variant.meta``)
-DOMAIN_SOURCE = "wordnet-3.0, reviewed domain sense"
-RULE_SOURCE = "wordnet-3.0, most used sense (frames, frequency)"
-#: parts of speech that may be swapped; adverbs are left out: in this data they are degree words
-#: ("moderately", "pretty", "totally") or fixed phrases ("of course"), where WordNet's synonyms
-#: ("pretty priced", "entirely 4 restaurants") change or break the statement
+RULE_SOURCE = "wordnet-3.0, dominant sense (tag counts, verb frames)"
+#: parts of speech that may be swapped; adverbs are left out: most are degree words or parts of fixed
+#: phrases ("pretty", "totally", "of course"), where WordNet's synonyms change or break the statement
 SWAPPABLE_POS = frozenset({"NOUN", "VERB", "ADJ"})
 
 
 class WordSwapSenseSynonym(Transformation):
-    """Synonyms of the word's sense (:func:`perturbations.language.senses.sense_synonyms`), inflected and cased."""
+    """Synonyms of the word's dominant sense (:func:`perturbations.language.senses.sense_synonyms`; for a
+    verb, among the senses whose frames fit its use in the parse), inflected like the word and cased."""
 
     source = WORD_SOURCE
 
@@ -73,27 +80,12 @@ class WordSwapSenseSynonym(Transformation):
         if pos is None:
             return []
         usage = verb_usage(tok, parsed.children(i)) if pos == "v" else None
-        lemma, last = tok.lemma.lower(), i
-        phrasal = phrasal_verb(parsed, i) if pos == "v" else None
-        if phrasal:  # "looking for" -> "seeking": the sense of the WordNet lemma look_for
-            lemma, last, usage = phrasal, i + 1, "object"
         out = []
-        for synonym, synset, source in self.synonyms(lemma, pos, usage):
+        for synonym, synset in senses.sense_synonyms(tok.lemma.lower(), pos, usage):
             form = inflect(synonym, tok.tag)
             if form:
-                out.append(Candidate(i, match_case(form, tok.text), synset, last, source))
+                out.append(Candidate(i, match_case(form, tok.text), synset, i, RULE_SOURCE))
         return out
-
-    @staticmethod
-    def synonyms(lemma: str, pos: str, usage: str | None) -> list[tuple[str, str, str]]:
-        """(synonym, synset, source): the reviewed domain sense if the table has the word, else the rules."""
-        if (lemma, pos) in DOMAIN_SENSES:
-            entry = DOMAIN_SENSES[lemma, pos]
-            usages = entry[2] if entry and len(entry) > 2 else VERB_USAGES
-            if entry is None or (usage is not None and usage not in usages):
-                return []
-            return [(w, entry[0], DOMAIN_SOURCE) for w in entry[1]]
-        return [(w, synset, RULE_SOURCE) for w, synset in senses.sense_synonyms(lemma, pos, usage)]
 
 
 class TextFoolerSwap(Perturbation):
@@ -103,19 +95,23 @@ class TextFoolerSwap(Perturbation):
     parses = True
 
     def __init__(self, n_words: int = 2, protect_domain: bool = True) -> None:
-        """``protect_domain``: also keep the Novikova slot values and slot vocabulary (hotel, price, ...)."""
+        """``protect_domain``: also keep the values of the data's meaning representations (Novikova slot
+        values: names, areas, food types, price ranges), the facts a reference must state."""
         if n_words < 1:
             raise ValueError("n_words must be at least 1")
         self.n_words = n_words
         self.protect_domain = protect_domain
         self.transformation = WordSwapSenseSynonym()
-        self.word_constraints = [ProtectedWords(protect_domain), StopWords(), ContentWords(SWAPPABLE_POS)]
+        self.word_constraints = [ProtectedWords(protect_domain), StopWords(), ContentWords(SWAPPABLE_POS),
+                                 ClearUse(), MultiWordUnits(), DescriptiveAdjectives()]
         self.constraints = [NoWordExchange(), NotSameLemma(), PartOfSpeechInContext()]
         self.search = RandomOrderGreedySearch(n_words)
 
     def describe(self) -> dict:
         return {"kind": self.kind, "n_words": self.n_words, "protect_domain": self.protect_domain,
-                "word_source": WORD_SOURCE, "search": "random order, most used synonym"}
+                "word_source": WORD_SOURCE, "search": "random order, most used synonym",
+                "sense": "dominant (count >= 5, share >= 2/3)",
+                "constraints": [type(c).__name__ for c in self.word_constraints + self.constraints]}
 
     def _apply(self, text: str, rng: random.Random) -> Result:
         from rome.core.parsing import get_parser
@@ -125,7 +121,7 @@ class TextFoolerSwap(Perturbation):
         chosen = self.search(allowed, lambda i: acceptable(parsed, self.transformation(parsed, i), self.constraints),
                              rng)
         if not chosen:
-            return Result.skip(text, "no content word with a synonym of its sense (names, numbers and domain words kept)")
+            return Result.skip(text, "no content word with a clear sense and a synonym of it (names, numbers and multi-word units kept)")
         edits = []
         for c in chosen:
             start, last = parsed.tokens[c.index], parsed.tokens[c.end]
