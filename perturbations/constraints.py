@@ -103,16 +103,31 @@ class MultiWordUnits(WordConstraint):
         return set(range(len(tokens))) - blocked
 
 
+#: restrictive and determiner-like adjectives: they restrict or count the noun's reference rather than
+#: describe it (Quirk et al. 1985, §7.33 "restrictive adjectives" and §5.17-5.26 "determiners"), and
+#: preposition-like ones ("near X", "close to X"): swapping them changes the structure or the reference
+RESTRICTIVE_ADJECTIVES = frozenset({
+    "certain", "chief", "exact", "main", "only", "particular", "precise", "principal", "prime", "sole",
+    "specific", "very", "same", "other", "such", "own", "many", "much", "few", "several", "more", "most",
+    "less", "least", "various", "else", "enough", "next", "last", "first", "second", "third", "whole",
+    "entire", "total", "complete", "individual", "single", "further", "former", "latter", "due", "able",
+    "sorry", "near", "close", "far",
+})
+
+
 class DescriptiveAdjectives(WordConstraint):
     """An adjective may change only when it is a gradable, descriptive adjective
     (:func:`perturbations.language.senses.is_descriptive_adjective`): classifying adjectives
     ("single market", "criminal order", "overseas markets") name a class, and another word names
-    another class. Other parts of speech pass."""
+    another class; restrictive adjectives (:data:`RESTRICTIVE_ADJECTIVES`) are no descriptions.
+    Other parts of speech pass."""
 
     def allowed(self, parsed: ParsedText) -> set[int]:
         from perturbations.language.senses import is_descriptive_adjective
 
-        return {t.i for t in parsed.tokens if t.pos != "ADJ" or is_descriptive_adjective(t.lemma.lower())}
+        return {t.i for t in parsed.tokens if t.pos != "ADJ" or (
+            is_descriptive_adjective(t.lemma.lower()) and t.lemma.lower() not in RESTRICTIVE_ADJECTIVES
+            and t.text.lower() not in RESTRICTIVE_ADJECTIVES)}
 
 
 class ClearUse(WordConstraint):
@@ -132,6 +147,8 @@ class ClearUse(WordConstraint):
                     continue
             if tok.pos == "NOUN" and tok.dep in ("compound", "npadvmod", "nmod"):
                 continue
+            if tok.pos == "VERB" and tok.dep in ("amod", "compound", "nmod"):
+                continue  # a participle used as a modifier ("applied researchers") is neither verb nor adjective
             nxt = parsed.tokens[tok.i + 1] if tok.i + 1 < len(parsed.tokens) else None
             if nxt is not None and nxt.tag == "POS":  # a possessor: "children's" -/-> "kids's"
                 continue

@@ -28,6 +28,7 @@ import random
 
 from perturbations.base import Edit, Perturbation, Result, Variant, apply_edits
 from perturbations.constraints import (
+    RESTRICTIVE_ADJECTIVES,
     ClearUse,
     DescriptiveAdjectives,
     MultiWordUnits,
@@ -45,14 +46,8 @@ from perturbations.recipe import Candidate, acceptable, allowed_tokens
 from rome.core.parsing import ParsedText, Token
 
 ADJECTIVE_TAGS = ("JJ", "JJR", "JJS")
-#: determiner-like adjectives, quantifiers and preposition-like adjectives: swapping them changes the
-#: structure, not a description (Quirk et al. 1985, §5.17-5.26 "determiners", §7.36 on "near/close to")
-NOT_DESCRIPTIVE = frozenset({
-    "other", "such", "own", "many", "much", "few", "several", "more", "most", "less", "least", "only",
-    "various", "certain", "else", "enough", "next", "last", "first", "second", "third", "whole", "same",
-    "very", "sorry", "able", "due", "further", "former", "latter", "main", "particular", "specific",
-    "total", "near", "close", "far",
-})
+#: restrictive, determiner-like and preposition-like adjectives (see the constraint's docstring)
+NOT_DESCRIPTIVE = RESTRICTIVE_ADJECTIVES
 
 
 class AdjectiveSwap(Perturbation):

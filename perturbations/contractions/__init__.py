@@ -185,6 +185,8 @@ class Contractions(Perturbation):
                 continue
             if nxt.text.lower() in AUXILIARY_ONLY and nxt.dep not in ("aux", "auxpass"):
                 continue
+            if nxt.tag not in ("VBP", "VBZ", "VBD", "MD"):
+                continue  # a non-finite "have" after a modal ("Would they have been") keeps its form
             after = tokens[nxt.i + 1] if nxt.i + 1 < len(tokens) else None
             if nxt.whitespace == "" or tok.whitespace == "":
                 continue  # already glued to a clitic ("It isn't")

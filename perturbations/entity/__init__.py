@@ -167,14 +167,28 @@ class EntityReplacement(Perturbation):
 
     def _replacement(self, label: str, old: str, tokens: Sequence, rng: random.Random,
                      taken: set[str]) -> tuple[str, str] | None:
-        candidates = [c for c in self.pool.candidates(label, old) if c.casefold() not in taken]
+        candidates = [c for c in self.pool.candidates(label, old)
+                      if c.casefold() not in taken and same_shape(c, old)]
         if candidates:
             return rng.choice(candidates), "dataset"
         if label in CHECKLIST_FUNCTIONS and self._checklist_on():
             new = (_checklist_replacement(label, tokens, rng.randrange(2**32)) or "").strip()
-            if new and new.casefold() not in taken and new.casefold() != old.strip().casefold():
+            if (new and new.casefold() not in taken and new.casefold() != old.strip().casefold()
+                    and same_shape(new, old)):
                 return new, "checklist"
         return None
+
+
+def same_shape(new: str, old: str) -> bool:
+    """A replacement starts like the entity it replaces: a capital for a capital, a digit for a digit, a
+    lower-case word for a lower-case one. The tagger's entities include lower-cased common words
+    ("bush", "lorry") and relative dates ("next year" for "Friday" after "on"); a name must stay a name
+    and a numeral a numeral, or the variant is broken rather than changed."""
+    def shape(text: str) -> str:
+        first = text.strip()[:1]
+        return "digit" if first.isdigit() else "upper" if first.isupper() else "lower"
+
+    return shape(new) == shape(old)
 
 
 def entity_span(parsed, ent) -> tuple[int, int] | None:

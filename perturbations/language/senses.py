@@ -7,7 +7,7 @@ only when the word's sense is clear without reading the context, and the candida
 
 * **a dominant sense**: WordNet's sense-tagged counts (SemCor, ``index.sense`` / ``cntlist``) give
   the word's senses for its part of speech; the most used one must have been seen at least
-  :data:`MIN_SENSE_COUNT` times and carry at least :data:`DOMINANT_SHARE` of the counted uses (twice
+  :data:`MIN_SENSE_COUNT` (10) times and carry at least :data:`DOMINANT_SHARE` of the counted uses (twice
   as many as all other senses together). The most-frequent-sense heuristic is the standard
   baseline of word-sense disambiguation (McCarthy et al., 2004, "Finding predominant word senses
   in untagged text"); requiring dominance makes it precise instead of merely frequent. A word
@@ -38,14 +38,18 @@ FRAMES = {
     "infinitive": frozenset({24, 25, 28, 32, 33, 35, 29}),
     "clause": frozenset({26, 34}),
 }
-#: the dominant sense must have been tagged this often in SemCor: fewer uses say little about senses
-MIN_SENSE_COUNT = 5
+#: the dominant sense must have been tagged this often in SemCor: with fewer uses the counts are too
+#: sparse to say that one sense dominates (SemCor is small: most words have fewer than 20 tagged uses)
+MIN_SENSE_COUNT = 10
 #: the dominant sense must carry this share of the word's counted uses (of those that fit its usage)
 DOMINANT_SHARE = 2 / 3
 #: the candidate's own most used sense must be the word's sense and carry at least half of its uses
 CANDIDATE_SHARE = 0.5
 #: a candidate must have been seen this often in SemCor (all its senses of the part of speech)
-MIN_LEMMA_COUNT = 5
+MIN_LEMMA_COUNT = 10
+#: an antonym needs less evidence: WordNet links antonyms sense to sense, and a reversed property is what
+#: the variant promises whichever near reading the reader takes ("cheap" / "expensive": 9 uses)
+ANTONYM_MIN_COUNT = 5
 #: a candidate must be at least this common relative to the word (all senses): a much rarer word for the
 #: same thing is usually marked, by register or strength ("snake" -/-> "serpent", "recommend" -/-> "advocate")
 MIN_FREQUENCY_RATIO = 0.25
@@ -91,13 +95,16 @@ def sense_counts(lemma: str, pos: str, usage: str | None = None) -> tuple[tuple[
 
 
 @functools.lru_cache(maxsize=50_000)
-def top_sense(lemma: str, pos: str, usage: str | None = None, share: float | None = None):
+def top_sense(lemma: str, pos: str, usage: str | None = None, share: float | None = None,
+              min_count: int | None = None):
     """The dominant sense of ``lemma`` (see the module docstring), or ``None`` when it is not clear;
-    ``share``: the share of counted uses it needs (default :data:`DOMINANT_SHARE`)."""
+    ``share``: the share of counted uses it needs (default :data:`DOMINANT_SHARE`); ``min_count``: the
+    uses it needs (default :data:`MIN_SENSE_COUNT`)."""
     counted = sense_counts(lemma, pos, usage)
-    total = sum(c for _, c in counted)
+    total = sum(c for _, c in sense_counts(lemma, pos))  # the share is of *all* uses: the parse picks, counts confirm
     share = DOMINANT_SHARE if share is None else share
-    if not counted or counted[0][1] < MIN_SENSE_COUNT or counted[0][1] < share * total:
+    min_count = MIN_SENSE_COUNT if min_count is None else min_count
+    if not counted or counted[0][1] < min_count or counted[0][1] < share * total:
         return None
     return counted[0][0]
 
@@ -162,7 +169,7 @@ def sense_antonyms(lemma: str, pos: str) -> tuple[tuple[str, str], ...]:
     """``(antonym, its synset name)``: direct antonyms of ``lemma`` in its dominant sense (WordNet links
     antonyms sense to sense, so the antonym's sense is the linked one), single common words, most used first."""
     lemma = lemma.lower()
-    sense = top_sense(lemma, pos)
+    sense = top_sense(lemma, pos, min_count=ANTONYM_MIN_COUNT)
     if sense is None:
         return ()
     found = []
@@ -171,7 +178,7 @@ def sense_antonyms(lemma: str, pos: str) -> tuple[tuple[str, str], ...]:
             continue
         for anti in own.antonyms():
             name = anti.name().lower()
-            if name.isalpha() and name != lemma and total_count(name, pos) >= MIN_LEMMA_COUNT:
+            if name.isalpha() and name != lemma and total_count(name, pos) >= ANTONYM_MIN_COUNT:
                 found.append((-anti.count(), name, anti.synset().name()))
     return tuple((name, synset) for _, name, synset in sorted(found))
 
@@ -201,7 +208,7 @@ def is_descriptive_adjective(lemma: str) -> bool:
     head that has one and names an attribute ("huge" -> large, size). Classifying adjectives
     ("single market", "special forces", "criminal law", "central bank") have neither, and their
     WordNet "synonyms" name another class; colours are excluded (their head's antonym is "achromatic")."""
-    sense = top_sense(lemma.lower(), "a")
+    sense = top_sense(lemma.lower(), "a", min_count=ANTONYM_MIN_COUNT)
     if sense is None or sense.lexname() == "adj.pert":
         return False
     if any(x.name().lower() == lemma.lower() and x.antonyms() for x in sense.lemmas()):

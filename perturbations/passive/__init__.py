@@ -247,6 +247,15 @@ def check_punctuation(parsed: ParsedText, first: int, last: int) -> None:
         raise Skip(f"punctuation '{tok.text}' inside the rewritten span")
 
 
+def check_pronouns_before_agent(parsed: ParsedText, first: int, last: int) -> None:
+    """A pronoun in the object or the adjuncts that move before the agent would precede the noun it may
+    refer to ("Carrots were put from his garden ... by John"): binding is grammar, so such clauses are skipped."""
+    from perturbations.passive.clause import THIRD_PERSON
+
+    if any(t.tag in ("PRP", "PRP$") and t.text.lower() in THIRD_PERSON for t in parsed.tokens[first : last + 1]):
+        raise Skip("pronoun before the agent (it would precede its antecedent)")
+
+
 def rewrite_clause(parsed: ParsedText, clause: Clause, pronoun_agent: str = "drop") -> Edit:
     """One edit replacing "subject ... verb object adjuncts" by "object aux participle adjuncts by subject"
     (no "by"-phrase for a dropped pronoun agent, see :class:`PassiveVoice`)."""
@@ -268,6 +277,7 @@ def rewrite_clause(parsed: ParsedText, clause: Clause, pronoun_agent: str = "dro
     if end > last:
         verb_group += " " + span_text(parsed, last + 1, end)
     check_punctuation(parsed, clause.subject[0], end)
+    check_pronouns_before_agent(parsed, clause.object[0], end)
     from perturbations.language.names import sentence_starts
 
     initial = clause.subject[0] in sentence_starts(parsed)

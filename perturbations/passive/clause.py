@@ -70,6 +70,8 @@ BLOCKING_DEPS = {
     "attr": "copular clause", "acomp": "copular clause", "csubj": "clausal subject",
     "dep": "unclear attachment", "appos": "unclear attachment", "meta": "unclear attachment",
 }
+#: third-person pronouns: only they can refer back to the old subject ("my car" cannot)
+THIRD_PERSON = frozenset({"he", "him", "his", "she", "her", "hers", "it", "its", "they", "them", "their", "theirs"})
 #: conjunctions that introduce a finite clause whose own subject, verb and object can be rewritten as a
 #: whole without touching the conjunction ("because the police arrested him")
 SUBORDINATORS = frozenset({"that", "because", "when", "after", "before", "although", "though", "while",
@@ -243,7 +245,7 @@ def check_object(parsed: ParsedText, verb: Token, obj: Token) -> None:
 def check_pronoun_inside(inside: list[Token]) -> None:
     """A pronoun inside the object would come before its antecedent, the old subject
     ("Her cell phone is consulted by a woman"): binding is a grammar fact, not a style."""
-    if any(t.tag in ("PRP", "PRP$") for t in inside):
+    if any(t.tag in ("PRP", "PRP$") and t.text.lower() in THIRD_PERSON for t in inside):
         raise Skip("pronoun inside the object (its antecedent would follow it)")
 
 
