@@ -136,7 +136,7 @@ out = {"available": [_thirdparty.available("textattack"), _thirdparty.available(
 text = "John Smith isn't at the cheap restaurant in Boston."
 for kind, opts in [("random_word", {}), ("typos", {}), ("contractions", {}), ("textfooler", {}),
                    ("entity", {"pool": {"GPE": ["Paris"]}})]:
-    source = "Do you need a hotel that allows dogs ?" if kind == "textfooler" else text
+    source = "She bought a large house ." if kind == "textfooler" else text
     variant = build_perturbation(kind, **opts).apply(source, 1).variants[0]
     out[kind] = {"meta": variant.meta, "text": variant.text}
 print(json.dumps(out))

@@ -14,15 +14,15 @@ only when the word's sense is clear without reading the context, and the candida
   without counts, or with several common senses ("little": size 63 %, quantity 28 %), is not
   swapped. For verbs only the senses whose *verb frames* fit how the verb is used in the sentence
   count (with an object, a participle, an infinitive, a clause): the parse has to agree;
-* **both ways**: the sense is also the candidate's own *dominant* sense by the same rule, and the
-  candidate is attested in it, so a word whose usual reading is another ("tell" for "say", "guess"
-  for "think", "matter" for "affair") is refused;
+* **both ways**: the sense is also the candidate's own most used sense, carrying at least
+  :data:`CANDIDATE_SHARE` of its uses, and the candidate is attested in it, so a word whose usual
+  reading is another ("tell" for "say", "guess" for "think", "matter" for "affair") is refused;
 * **common words**: the candidate's total count is at least :data:`MIN_LEMMA_COUNT` and at least
   :data:`MIN_FREQUENCY_RATIO` of the word's, so rare or marked words ("serpent" for "snake",
   "cognize") are never picked; lemminflect must read the candidate as a base form ("oxen" is not);
 * **antonyms** are WordNet's *direct* antonyms of the word in its dominant sense (never the
   antonym of a satellite's head: "average" -> "abnormal", "tempting" -> "unseductive" were
-  indirect), common by the same count rule;
+  indirect), with :data:`ANTONYM_MIN_COUNT` uses for the sense and the antonym;
 * single words only (the token count stays), never the word's own lemma, never an antonym as synonym.
 """
 

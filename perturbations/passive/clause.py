@@ -45,7 +45,7 @@ IDIOMS = {
              "snooze", "nap", "walk", "look", "break", "rest", "shower", "bath", "breath", "seat"},
     "make": {"sense", "sure", "way", "progress", "use", "fun", "room", "headway", "mind"},
     "change": {"mind"},
-    "pay": {"attention", "heed"}, "catch": {"fire", "sight"}, "lose": {"sight", "track", "touch"},
+    "pay": {"attention", "heed"}, "play": {"role", "part"}, "catch": {"fire", "sight"}, "lose": {"sight", "track", "touch"},
     "keep": {"track", "pace", "touch"}, "give": {"way", "rise"}, "do": {"justice"},
 }
 #: verbs with two objects or an object predicate; spaCy sometimes reads "gave John gold apples" or
@@ -215,6 +215,12 @@ def check_object(parsed: ParsedText, verb: Token, obj: Token) -> None:
     word = obj.text.lower()
     if word in REFLEXIVE or word in ("other", "another"):
         raise Skip("reflexive or reciprocal object")
+    text = " ".join(t.text.lower() for t in parsed.tokens[min(members(parsed, obj.i)) : max(members(parsed, obj.i)) + 1])
+    if "each other" in text or "one another" in text:
+        raise Skip("reciprocal inside the object (its binder would follow it)")  # "photos of each other"
+    if verb_lemma(verb) in ("like", "love", "prefer", "hate") and any(
+            c.dep == "aux" and c.text.lower() in ("would", "'d") for c in parsed.children(verb.i)):
+        raise Skip("'would like' is a modal idiom (want), not a verb of liking")
     if obj.pos not in ("NOUN", "PROPN", "PRON", "NUM"):
         raise Skip(f"object '{obj.text}' is not a noun phrase")
     children = parsed.children(obj.i)
