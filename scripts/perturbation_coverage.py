@@ -48,19 +48,20 @@ def main() -> None:
         perturbation = build_perturbation(kind)
         if kind == "entity":
             perturbation.fit(sample)
-        changed, edits, shown = 0, Counter(), 0
+        changed, edits, shown, cases = 0, Counter(), 0, 0
         for i, text in enumerate(sample):
             result = perturbation.apply(text, text_rng(args.seed, str(i)))
             if not result.variants:
                 continue
             changed += 1
             for variant in result.variants:
+                cases += 1
                 edits.update((e.old, e.new) for e in variant.edits)
                 if shown < args.show:
                     shown += 1
                     print(f"[{kind}] {text}\n    => {variant.text}  ({variant.expectation})")
         print(f"{kind}: {changed}/{len(sample)} texts changed ({changed / len(sample):.1%}), "
-              f"{len(edits)} distinct edits")
+              f"{cases} variants, {len(edits)} distinct edits")
 
 
 if __name__ == "__main__":

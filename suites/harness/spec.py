@@ -42,7 +42,7 @@ class Perturb:
 
 def perturbation_fingerprint(perturbation: Perturbation) -> str:
     """Settings plus a hash of the sources the perturbation runs: its module and the modules of its
-    package it imports, directly or through each other (``passive.py`` -> ``_clause.py``), so
+    package it imports, directly or through each other (``passive/__init__.py`` -> ``passive/clause.py``), so
     cached cases and validity cards go stale when any of them changes, and only then."""
 
     module = inspect.getmodule(type(perturbation))
