@@ -53,10 +53,29 @@ class Result:
         return cls(original, (), reason)
 
 
+def text_rng(seed: int, text_id: str) -> random.Random:
+    """The one seeding rule: each text gets its own generator from the run's seed and the text's id,
+    so a text's variants do not depend on which texts came before it (suites and ``rome perturb``)."""
+    return random.Random(f"{seed}:{text_id}")
+
+
 class Perturbation(abc.ABC):
-    """Subclasses set ``kind`` and implement :meth:`_apply`; :meth:`apply` never raises on text."""
+    """Subclasses set ``kind`` and implement :meth:`_apply`; :meth:`apply` never raises on text.
+
+    A kind is a recipe (TextAttack's shape): a transformation proposes changes, constraints refuse
+    the ones that would not do what the variant's expectation says, and a search picks among the
+    rest with the seeded generator (:mod:`perturbations.recipe`).
+    """
 
     kind: ClassVar[str]
+    #: whether :meth:`apply` parses the text with the shared spaCy parser (``rome.core.parsing``); a
+    #: caller walking many texts parses them in batches first, which fills the parser's cache
+    parses: ClassVar[bool] = False
+
+    @property
+    def parser_name(self) -> str | None:
+        """The parser :meth:`apply` uses when :attr:`parses` (``None``: the embedded spaCy model)."""
+        return getattr(self, "parser", None)
 
     def apply(self, text: str, rng: random.Random | int | None = 0) -> Result:
         """Perturb ``text``; ``rng`` is a ``random.Random`` or a seed (same seed, same output)."""

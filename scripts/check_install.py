@@ -5,7 +5,7 @@
 Run by scripts/install.sh after pip. A package is *imported* when importing it is cheap and
 side-effect free; otherwise it is only *found* (its files are there): moverscore_v2 downloads
 a model at import (the tests import it patched in memory), textattack and checklist take
-seconds and need the stand-ins of perturbations/_thirdparty.py. The system browser for the
+seconds and need the stand-ins of perturbations/thirdparty.py. The system browser for the
 annotation test is reported, not required (it is a Debian package only root can install).
 """
 

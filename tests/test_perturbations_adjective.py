@@ -5,29 +5,28 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from perturbations.adjective import AdjectiveSwap, antonyms, article_for, synonyms
+from perturbations.adjective import AdjectiveSwap
 from perturbations.base import apply_edits
-from perturbations.strategies import seeds, shipped_sentences
+from perturbations.language.articles import article_for
+from perturbations.language.senses import sense_antonyms as antonyms
+from perturbations.language.senses import sense_synonyms as synonyms
+from suites.harness.strategies import seeds, shipped_sentences
 
-# input -> (synonym variant or None, antonym variant or None)
+# input -> (synonym variant or None, antonym variant or None); more rows in perturbations/adjective/examples.py
 TABLE = [
-    ("It is a cheap restaurant.", "It is an inexpensive restaurant.", "It is an expensive restaurant."),
-    ("X is a cheap restaurant near Y.", "X is an inexpensive restaurant near Y.", "X is an expensive restaurant near Y."),
+    # "inexpensive" is too rare in SemCor (fewer than 5 uses) to be a plain synonym of "cheap"
+    ("It is a cheap restaurant.", None, "It is an expensive restaurant."),
+    ("X is a cheap restaurant near Y.", None, "X is an expensive restaurant near Y."),
     ("The rooms are large.", "The rooms are big.", "The rooms are small."),
     ("It is a small hotel.", "It is a little hotel.", "It is a large hotel."),
     ("This is the biggest hotel in town.", "This is the largest hotel in town.", "This is the littlest hotel in town."),
-    # "costly"'s main sense is another ("entailing great loss"): no synonym since issue #9
-    ("red victorian is a pricey hotel", None, "red victorian is a cheap hotel"),
-    ("Cheap food here.", "Inexpensive food here.", "Expensive food here."),
-    ("It is a little hotel.", "It is a small hotel.", "It is a big hotel."),
+    ("red victorian is a pricey hotel", None, None),  # no counted sense: unclear
+    ("Cheap food here.", None, "Expensive food here."),
+    ("It is a little hotel.", None, None),  # "little": size 63 %, quantity 28 %: no dominant sense
     ("It has an expensive menu.", None, "It has a cheap menu."),
-    ("This is a different place.", None, "This is the same place."),
-    ("The staff were friendly.", None, "The staff were unfriendly."),
+    ("This is a different place.", None, None),  # "same" needs "the": a change of structure
     ("The food was good.", None, "The food was bad."),
-    ("X is a nice place.", None, "X is a nasty place."),
-    ("A quiet room.", None, "An unquiet room."),  # WordNet's first sense (calm); "noisy" is the second
     ("The service is fast.", None, "The service is slow."),
-    ("He is an old man.", None, "He is a young man."),
     ("The red car is fast.", None, "The red car is slow."),  # colours are not swapped
     ("The soup was hot.", None, "The soup was cold."),
     ("A happy customer.", None, "An unhappy customer."),
@@ -71,11 +70,12 @@ def test_skips_without_a_usable_adjective(swap, text):
 
 
 def test_lexicon_prefers_dominant_senses():
-    assert synonyms("cheap")[0] == "inexpensive"
-    assert "full" not in synonyms("good")  # a rare sense of "good"
-    assert synonyms("open") == ()  # "unfastened" is unattested, "exposed" has another main sense
-    assert antonyms("different")[0] == "same"
-    assert "achromatic" not in antonyms("red")
+    assert synonyms("big", "a")[0][0] == "large"
+    assert "full" not in [w for w, _ in synonyms("good", "a")]  # a rare sense of "good"
+    assert synonyms("open", "a") == ()
+    assert antonyms("cheap", "a")[0][0] == "expensive"
+    assert antonyms("average", "a") == ()  # "abnormal" was the antonym of a satellite's head
+    assert antonyms("red", "a") == ()
 
 
 @pytest.mark.parametrize(("word", "model", "article"), [
@@ -87,7 +87,7 @@ def test_article_agreement(word, model, article):
 
 
 def test_seed_chooses_the_adjective_reproducibly(swap):
-    text = "The cheap hotel has a large room and a quiet garden."
+    text = "The large hotel has a small room and a fast lift."
     runs = {seed: [v.text for v in swap.apply(text, seed).variants] for seed in range(8)}
     assert runs == {seed: [v.text for v in swap.apply(text, seed).variants] for seed in range(8)}
     assert len({tuple(v) for v in runs.values()}) > 1  # different seeds pick different adjectives
@@ -110,12 +110,12 @@ def test_swaps_keep_the_token_count(swap, sentence, seed):
 
 #: NL-Augmenter style: (text, require_both) -> the swapped adjective, or None when nothing may be swapped
 NAME_TABLE = [
-    ("Little nepal is a cheap restaurant .", False, "cheap"),  # "little" belongs to the name
+    ("Little nepal is a cheap restaurant .", False, "cheap"),  # "little" belongs to the name (capitalised)
     ("The big 4 restaurant is expensive .", False, "expensive"),
-    ("There is a little hotel near little italy .", False, "little"),  # the first "little" is an adjective
+    ("There is a large hotel near little italy .", False, "large"),  # the first adjective is one
     ("There is no hotel in little italy .", False, None),  # the only adjective is part of a name
-    ("Darbar restaurant is pricey .", True, None),  # pricey has an antonym but no main-sense synonym
-    ("X is a cheap restaurant .", True, "cheap"),
+    ("Darbar restaurant is pricey .", True, None),  # no counted sense
+    ("X is a large restaurant .", True, "large"),
 ]
 
 
@@ -132,4 +132,4 @@ def test_name_parts_are_kept_and_both_can_be_required(text, both, word):
 
 @pytest.mark.parametrize("word", ["ethnic", "wonderful", "pricey"])
 def test_synonyms_must_have_the_sense_as_their_main_one(word):
-    assert not {"cultural", "tremendous", "costly"} & set(synonyms(word))
+    assert not {"cultural", "tremendous", "costly"} & {w for w, _ in synonyms(word, "a")}

@@ -9,9 +9,9 @@ from collections import Counter
 import pytest
 from require_extras import missing
 
-from perturbations import _thirdparty
+from perturbations import thirdparty as _thirdparty
 from perturbations.base import apply_edits
-from perturbations.checklist_ops import Contractions
+from perturbations.contractions import Contractions
 from perturbations.typos import Typos
 
 #: created at collection, before any test imports textattack (whose dictConfig disables loggers)
@@ -24,40 +24,28 @@ def need_checklist():
     return _thirdparty.checklist_perturb()
 
 
-#: CheckList's expand/contract rules, written out by hand
+#: contractions read on the parse (more rows in perturbations/contractions/examples.py)
 CONTRACTIONS = [
     ("She isn't here.", ["She is not here."]),
     ("We're late and they can't come.", ["We are late and they cannot come."]),
-    ("It is what it is.", ["It's what it is."]),
+    ("It is what it is.", ["It's what it is."]),  # the stranded second "is" stays
     ("He is not happy.", ["He's not happy."]),
     ("I am sure that you are right.", ["I'm sure that you're right."]),
 ]
 
 
 @pytest.mark.parametrize("text,expected", CONTRACTIONS)
-def test_contractions_table_checklist(text, expected):
-    need_checklist()
+def test_contractions_table(text, expected):
     result = Contractions().apply(text, 0)
     assert [v.text for v in result.variants] == expected
     for variant in result.variants:
-        assert variant.expectation == "invariant" and variant.meta["backend"] == "checklist"
+        assert variant.expectation == "invariant" and variant.meta["backend"] == "spacy-rules"
         assert apply_edits(text, list(variant.edits)) == variant.text
 
 
-@pytest.mark.parametrize("text,expected", [
-    ("She isn't here.", ["She is not here."]),
-    ("It is late and I am tired.", ["It's late and I'm tired."]),
-])
-def test_contractions_table_without_checklist(text, expected):
-    result = Contractions(use_checklist=False).apply(text, 0)
-    assert [v.text for v in result.variants] == expected
-    assert result.variants[0].meta["backend"] == "python"
-
-
-@pytest.mark.parametrize("backend", [None, False])
-def test_no_contraction_is_skipped(backend):
-    result = Contractions(use_checklist=backend).apply("The hotel has a pool .", 0)
-    assert not result.variants and "contraction" in result.skipped
+def test_no_contraction_is_skipped():
+    result = Contractions().apply("The hotel has a pool .", 0)
+    assert not result.variants and "contract" in result.skipped
 
 
 #: NL-Augmenter style: (text, slip, seed) -> expected variant
@@ -141,14 +129,14 @@ MISSING_SCRIPT = r"""
 import json, sys
 sys.modules["textattack"] = None  # as if not installed: `import textattack` raises ImportError
 sys.modules["checklist"] = None
-from perturbations import _thirdparty
+from perturbations import thirdparty as _thirdparty
 from perturbations.registry import build_perturbation
 out = {"available": [_thirdparty.available("textattack"), _thirdparty.available("checklist")],
        "reason": _thirdparty.missing_reason("checklist")}
 text = "John Smith isn't at the cheap restaurant in Boston."
 for kind, opts in [("random_word", {}), ("typos", {}), ("contractions", {}), ("textfooler", {}),
                    ("entity", {"pool": {"GPE": ["Paris"]}})]:
-    source = "Do you need a hotel that allows dogs ?" if kind == "textfooler" else text
+    source = "She bought a large house ." if kind == "textfooler" else text
     variant = build_perturbation(kind, **opts).apply(source, 1).variants[0]
     out[kind] = {"meta": variant.meta, "text": variant.text}
 print(json.dumps(out))

@@ -7,10 +7,10 @@ import re
 import pytest
 from require_extras import missing
 
-from perturbations import _thirdparty
+from perturbations import thirdparty as _thirdparty
 from perturbations.base import apply_edits
 from perturbations.entity import EntityPool, EntityReplacement
-from perturbations.strategies import shipped_references
+from suites.harness.strategies import shipped_references
 
 #: one candidate per label: the output is fixed whatever the seed (spaCy en_core_web_sm's NER)
 POOL = {"GPE": ["England"], "PERSON": ["Mary Jones"], "ORG": ["Microsoft"], "DATE": ["2010"], "NORP": ["Chinese"]}

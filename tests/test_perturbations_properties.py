@@ -15,8 +15,8 @@ from require_extras import missing
 
 from perturbations.base import Result, apply_edits
 from perturbations.registry import available_perturbations, build_perturbation
-from perturbations.strategies import EDGE_TEXTS, arbitrary_texts, seeds, shipped_sentences
 from rome.core.errors import ResourceMissingError
+from suites.harness.strategies import EDGE_TEXTS, arbitrary_texts, seeds, shipped_sentences
 
 PART_A = ("passive", "adjective", "repetition")
 #: hypothesis examples per kind: part A is cheap; part B kinds (textattack, checklist) get fewer

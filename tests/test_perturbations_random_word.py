@@ -6,10 +6,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from require_extras import missing
 
-from perturbations import _thirdparty
+from perturbations import thirdparty as _thirdparty
 from perturbations.base import apply_edits
-from perturbations.random_word import RandomWordReplacement, default_stopwords
-from perturbations.strategies import shipped_sentences
+from perturbations.language.stopwords import default_stopwords
+from perturbations.random_word import RandomWordReplacement
+from suites.harness.strategies import shipped_sentences
 
 BACKENDS = ["python", "textattack"]
 

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 
 from perturbations.base import apply_edits
 from perturbations.repetition import Repetition
-from perturbations.strategies import seeds, shipped_sentences
+from suites.harness.strategies import seeds, shipped_sentences
 
 # (options, text, expected): texts with one content word, so only the count is random (fixed by options)
 TABLE = [

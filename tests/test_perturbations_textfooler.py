@@ -6,31 +6,22 @@ import time
 
 import pytest
 
-from perturbations import _senses
-from perturbations._domain_senses import DOMAIN_SENSES
-from perturbations._protected import protected_tokens
 from perturbations.base import apply_edits
-from perturbations.strategies import shipped_references
-from perturbations.textfooler import DOMAIN_SOURCE, RULE_SOURCE, TextFoolerSwap
-from rome.core.nltk_data import wordnet
+from perturbations.language import senses as _senses
+from perturbations.language.names import protected_tokens
+from perturbations.textfooler import RULE_SOURCE, TextFoolerSwap
 from rome.core.parsing import get_parser
+from suites.harness.strategies import shipped_references
 
-#: NL-Augmenter style: (text, seed) -> expected variant (None: skipped)
+#: (text, seed) -> expected variant (None: skipped); more rows in perturbations/textfooler/examples.py
 TABLE = [
-    ("The carriage inn does not allow dogs .", 0, "The carriage inn does not permit dogs ."),
-    ("Are you looking for a hotel that accepts credit card -s ?", 0,
-     "Are you seeking a hotel that takes credit card -s ?"),
-    ("Chow restaurant is located at 215 church street .", 0, "Chow restaurant is situated at 215 church street ."),
-    ("There is a hotel called seal rock inn .", 0, "There is a hotel named seal rock inn ."),
-    ("Is there anything else I can help you with ?", 0, "Is there anything else I can assist you with ?"),
-    # names, numbers, slot values and domain words are never touched: nothing left to swap
+    ("She bought a large house near the river.", 0, "She purchased a big house near the river."),
+    # names, numbers and slot values are never touched: nothing left to swap
     ("X is a cheap restaurant in the riverside area near X .", 0, None),
     ("The phone number of hotel drisco is 4153462880 .", 0, None),
     ("Shakespeare has written Macbeth .", 0, None),
-    # the dialogue senses that have no synonym reading the same are refused
-    ("Can I confirm your request ?", 0, None),
-    ("Do you want to try aperto restaurant ?", 0, None),  # try = sample here, not attempt
-    ("What area can I help you find a restaurant in ?", 0, None),  # "assist you find" is ungrammatical
+    # a verb with its own preposition is a unit ("go_to" is attend in WordNet)
+    ("Are you looking for a hotel ?", 0, None),
 ]
 
 
@@ -43,7 +34,7 @@ def test_table(text, seed, expected):
     (variant,) = result.variants
     assert variant.text == expected and variant.expectation == "invariant"
     assert apply_edits(text, list(variant.edits)) == variant.text
-    assert all(s["source"] in (DOMAIN_SOURCE, RULE_SOURCE) and s["synset"] for s in variant.meta["swaps"])
+    assert all(s["source"] == RULE_SOURCE and s["synset"] for s in variant.meta["swaps"])
 
 
 def test_never_exchanges_or_moves_words_and_keeps_protected_ones():
@@ -62,23 +53,26 @@ def test_never_exchanges_or_moves_words_and_keeps_protected_ones():
             assert edit.start not in protected, (text, edit)
             assert edit.new.lower() not in text.lower().split(), (text, edit)  # no word of the text
             assert not any(ch.isdigit() for ch in edit.old + edit.new)
-    assert changed > 50
+    assert changed > 5
 
 
 def test_sense_rules_refuse_other_senses():
     assert _senses.sense_synonyms("serve", "v", "object") == ()  # "function" is another sense
     assert "let" not in [w for w, _ in _senses.sense_synonyms("allow", "v", "object")]
     assert all(w != "tremendous" for w, _ in _senses.sense_synonyms("wonderful", "a"))
+    assert "tell" not in [w for w, _ in _senses.sense_synonyms("say", "v", "object")]  # tell's own sense is another
+    assert "serpent" not in [w for w, _ in _senses.sense_synonyms("snake", "n")]  # far rarer: marked
+    assert _senses.top_sense("little", "a") is None  # size 63 %, quantity 28 %: no dominant sense
+    assert [w for w, _ in _senses.sense_synonyms("buy", "v", "object")] == ["purchase"]
 
 
-def test_domain_senses_are_wordnet_lemmas_of_their_synset():
-    wn = wordnet()
-    for (lemma, _pos), entry in DOMAIN_SENSES.items():
-        if entry is None:
-            continue
-        synset = wn.synset(entry[0])
-        names = {x.name().lower() for x in synset.lemmas()}
-        assert lemma in names and set(entry[1]) <= names, (lemma, entry)
+def test_multi_word_units_are_kept():
+    from perturbations.constraints import MultiWordUnits
+
+    parsed = get_parser().parse_one("The central bank raised interest rates and is going to act.")
+    allowed = {parsed.tokens[i].text for i in MultiWordUnits().allowed(parsed)}
+    assert not {"central", "bank", "interest", "rates", "going"} & allowed
+    assert "raised" in allowed
 
 
 def test_same_seed_same_output_and_settings_described():
@@ -96,8 +90,8 @@ def test_a_6000_word_text_completes_in_linear_time():
         parts.append(refs[len(parts) % len(refs)])
         words += len(parts[-1].split())
     text = " ".join(parts)
-    TextFoolerSwap().apply(refs[0] + " Do you need dogs to be allowed ?", 0)  # warm up parser and WordNet
+    TextFoolerSwap().apply(refs[0] + " She bought a large house .", 0)  # warm up parser and WordNet
     start = time.perf_counter()
     result = TextFoolerSwap().apply(text, 0)
-    assert result.variants and len(result.variants[0].meta["swaps"]) == 2
+    assert result.variants and 1 <= len(result.variants[0].meta["swaps"]) <= 2
     assert time.perf_counter() - start < 600  # the old embedding search took 9 minutes; this takes seconds

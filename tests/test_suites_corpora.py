@@ -122,3 +122,24 @@ def test_pytest_takes_the_suite_data_and_seed(tmp_path):
     assert proc.returncode in (0, 1), proc.stdout[-2000:] + proc.stderr[-2000:]
     summary = json.loads((out / "repetition--news" / "summary.json").read_text())
     assert summary["corpus"] == "news" and summary["sample"]["seed"] == 2 and summary["data"]["n_cases"] == 5
+
+
+def test_rome_perturb_and_a_suite_share_one_seeding_rule(tmp_path):
+    """The same text, id and seed give the same variant in ``rome perturb`` and in a suite's cases."""
+    text = "The hotel near the old harbour offers cheap rooms and a quiet garden for families ."
+    pairs = tmp_path / "pairs.jsonl"
+    pairs.write_text(json.dumps({"id": "t1", "reference": "A reference .", "original": text}) + "\n")
+    texts = tmp_path / "texts.jsonl"
+    texts.write_text(json.dumps({"id": "t1", "text": text}) + "\n")
+    from perturbations.registry import build_perturbation
+
+    for seed in (0, 5):
+        suite = Suite(name="s", data=JsonlPairs(str(pairs)), n=None, seed=seed,
+                      perturbation=build_perturbation("random_word"), metrics=["chrf"], checks=[Invariant()])
+        cases, _ = build_cases(suite, 10)
+        out = tmp_path / f"out{seed}.jsonl"
+        assert main(["perturb", "--kind", "random_word", "--input", str(texts), "--output", str(out),
+                     "--seed", str(seed)]) == 0
+        row = json.loads(out.read_text().splitlines()[0])
+        variants = [v["text"] for v in row["variants"]] if "variants" in row else [row["variant"]]
+        assert cases[0].variant in variants

@@ -1,7 +1,9 @@
 """``rome perturb``: apply perturbations to texts from a JSONL file, reproducibly.
 
-Each text gets its own generator seeded from ``--seed``, the kind and the text's id, so a
-line's variants do not depend on the order or the number of lines around it. The output is
+Each text gets its own generator seeded from ``--seed`` and the text's id
+(:func:`perturbations.base.text_rng`, the one rule the suites use too: the same text, id and seed give
+the same variant here and in ``rome suite``), so a line's variants do not depend on the order or the
+number of lines around it. The output is
 written to a temporary file and renamed when complete: a failed or killed run leaves no
 partial file, and never the input overwritten (``--output`` may not be the input file).
 """
@@ -9,7 +11,6 @@ partial file, and never the input overwritten (``--output`` may not be the input
 from __future__ import annotations
 
 import argparse
-import random
 import sys
 from pathlib import Path
 from typing import Any
@@ -64,9 +65,11 @@ def build(kind: str) -> dict[str, Any]:
 
 
 def perturb_item(item: dict[str, Any], perturbations: dict[str, Any], seed: int) -> dict[str, Any]:
+    from perturbations.base import text_rng
+
     variants, reasons = [], []
     for kind, perturbation in perturbations.items():
-        result = perturbation.apply(item["text"], random.Random(f"{seed}/{kind}/{item['id']}"))
+        result = perturbation.apply(item["text"], text_rng(seed, str(item["id"])))
         variants.extend(v.to_dict() for v in result.variants)
         if not result.variants:
             reasons.append(f"{kind}: {result.skipped}" if len(perturbations) > 1 else str(result.skipped))

@@ -22,7 +22,6 @@ from hypothesis import assume
 from hypothesis import strategies as st
 
 from perturbations.base import Perturbation
-from perturbations.strategies import seeds, shipped_sentences
 from rome.core.contract import Metric
 from suites.harness.checks import (
     CONTROL,
@@ -36,6 +35,7 @@ from suites.harness.checks import (
 )
 from suites.harness.data import NOVIKOVA_DATASETS, Corpus, Novikova, SourcePair
 from suites.harness.spec import Perturb
+from suites.harness.strategies import seeds, shipped_sentences
 
 #: unrelated texts whose median drop is one unit when a property test has a single case
 CONTROLS = 8

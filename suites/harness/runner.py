@@ -11,14 +11,13 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
-import random
 import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from perturbations.base import Perturbation
+from perturbations.base import Perturbation, text_rng
 from rome.core.cache import ScoreCache, default_cache_path
 from rome.core.contract import HARNESS_VERSION, Metric
 from rome.core.engine import CHUNK_SIZE, Corpus, ScoringEngine, cache_signature
@@ -83,25 +82,19 @@ def coverage(cases: Sequence[Case], stats: BuildStats | None) -> dict[str, Any]:
             "top_edit": top, "top_edit_share": top_count / len(cases) if cases else None}
 
 
-def _rng_for(seed: int, source_id: str) -> random.Random:
-    """Each text gets its own seeded RNG, so a case does not depend on which texts came before."""
-    return random.Random(f"{seed}:{source_id}")
-
-
 def _warmed(pairs: Iterator[SourcePair], perturbation: Perturbation, batch: int = 128) -> Iterator[SourcePair]:
     """Yield ``pairs``, parsing each batch's originals in one call first when the perturbation parses.
 
-    Perturbations that name a parser in ``describe()`` (passive, adjective, entity) parse one
-    text per ``apply``; spaCy parses a batch (``nlp.pipe``) about four times faster, and the
-    shared parser's cache then serves each ``apply``. Selective perturbations (the passive
-    changes about one text in twenty) walk thousands of texts, so this is most of a cold run.
+    Perturbations that parse (``Perturbation.parses``: passive, adjective, entity, textfooler,
+    contractions) parse one text per ``apply``; spaCy parses a batch (``nlp.pipe``) about four times
+    faster, and the shared parser's cache then serves each ``apply``. Selective perturbations (the
+    passive changes about one text in twenty) walk thousands of texts, so this is most of a cold run.
     """
-    parser = perturbation.describe().get("parser")
     while chunk := list(itertools.islice(pairs, batch)):
-        if parser:
+        if perturbation.parses:
             from rome.core.parsing import get_parser
 
-            get_parser(parser).parse([p.original for p in chunk])
+            get_parser(perturbation.parser_name).parse([p.original for p in chunk])
         yield from chunk
 
 
@@ -130,7 +123,7 @@ def build_cases(
         if len(cases) >= n:
             break
         stats.texts_tried += 1
-        result = perturbation.apply(pair.original, _rng_for(suite.seed, pair.source_id))
+        result = perturbation.apply(pair.original, text_rng(suite.seed, pair.source_id))
         variants = [v for v in result.variants if v.text.strip() and v.text != pair.original]
         if not variants:
             stats.skipped[result.skipped or "no changed variant"] += 1

@@ -10,10 +10,10 @@ This module marks such tokens on a spaCy parse:
   delexicalised placeholder ``X`` of BAGEL;
 * the split suffix tokens of the Novikova references ("hotel -s", "moderate -ly") and the word
   they belong to;
-* the slot values and slot vocabulary of the Novikova meaning representations
-  (:func:`domain_phrases`): names, areas, addresses, food types, "hotel", "price range", ...
-  They are read through the data layer (``rome.data.novikova``); on other text they simply do
-  not occur.
+* the slot values of the Novikova meaning representations (:func:`domain_phrases`): names,
+  areas, addresses, food types, price ranges. They are read automatically from the MRs through the
+  data layer (``rome.data.novikova``), never chosen by reading the texts; on other text they simply
+  do not occur.
 """
 
 from __future__ import annotations
@@ -31,17 +31,6 @@ ENTITY_LABELS = frozenset({
 })
 #: BAGEL's delexicalised name/place token
 PLACEHOLDER = "X"
-#: the words of the Novikova slot names, as the references write them: the domain's own vocabulary
-#: (swapping "price" for "cost" or "phone" for "telephone" is a different field, not a paraphrase)
-SLOT_WORDS = frozenset({
-    "hotel", "hotels", "restaurant", "restaurants", "venue", "venues", "price", "prices", "priced", "pricing",
-    "range", "ranges", "pricerange", "area", "areas", "food", "foods", "cuisine", "phone", "telephone", "number",
-    "numbers", "address", "addresses", "postcode", "postcodes", "zip", "code", "kid", "kids", "child",
-    "children", "dog", "dogs", "pet", "pets", "internet", "wifi", "credit", "card", "cards", "meal", "meals",
-    "breakfast", "brunch", "lunch", "dinner", "name", "coffee", "shop", "coffeeshop", "pub", "bar", "cafe",
-    "takeaway", "euro", "euros", "dollar", "dollars", "street", "st", "avenue", "ave", "centre", "center",
-    "riverside", "city", "town", "yes", "no", "none",
-})
 _DIGIT = re.compile(r"\d")
 _SUFFIX = re.compile(r"^-[a-z]+$")
 _SPLIT = re.compile(r"[^a-z0-9]+")
@@ -85,8 +74,9 @@ def place_phrases() -> frozenset[tuple[str, ...]]:
 
 
 def domain_phrases() -> frozenset[tuple[str, ...]]:
-    """Every slot value plus :data:`SLOT_WORDS`: the words a meaning-keeping swap leaves alone."""
-    return slot_value_phrases() | {(w,) for w in SLOT_WORDS}
+    """Every slot value of the data's meaning representations (read from the MRs, not chosen by hand):
+    the facts a reference must state, which a meaning-keeping swap leaves alone."""
+    return slot_value_phrases()
 
 
 def _phrase_ranges(words: list[str], phrases: Iterable[tuple[str, ...]]) -> list[tuple[int, int]]:

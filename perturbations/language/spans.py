@@ -1,4 +1,4 @@
-"""Small text helpers shared by the perturbations: word spans and edits recovered from a diff."""
+"""Character spans of words, and edits recovered from a diff (for libraries that return whole strings)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ from perturbations.base import Edit
 #: A word as TextAttack's ``words_from_text`` sees it (letters/digits, inner ' and -).
 WORD_RE = re.compile(r"\w+(?:['’\-]\w+)*")
 _PIECE_RE = re.compile(r"\w+|\s+|[^\w\s]")
-_ARTICLE_BEFORE = re.compile(r"(?<![\w'’])(a|an|A|An|AN)(\s+)$")
 
 
 def word_spans(text: str, words: Sequence[str] | None = None) -> list[tuple[int, int]]:
@@ -55,31 +54,3 @@ def _starts(pieces: list[str]) -> list[int]:
         pos += len(piece)
     starts.append(pos)
     return starts
-
-
-def article_edit(text: str, start: int, new_word: str) -> Edit | None:
-    """The "a"/"an" fix for a word replaced at ``start`` ("a cheap" -> "an inexpensive"), if needed.
-
-    Decided by the new word's first letter, which misses "an hour" / "a university"; lemminflect and
-    the libraries used here have no article rule, and a wrong article is rarer with this than without.
-    """
-    match = _ARTICLE_BEFORE.search(text[:start])
-    if match is None or not new_word[:1].isalpha():
-        return None
-    article = match.group(1)
-    wanted = "an" if new_word[:1].lower() in "aeiou" else "a"
-    if article.lower() == wanted:
-        return None
-    cased = wanted.upper() if article.isupper() and len(article) > 1 else (
-        wanted.capitalize() if article[0].isupper() else wanted)
-    return Edit(match.start(1), match.end(1), article, cased)
-
-
-def with_article_fixes(text: str, edits: Sequence[Edit]) -> list[Edit]:
-    """``edits`` plus the article fixes they need (never overlapping an edit), sorted by position."""
-    out = list(edits)
-    for edit in edits:
-        fix = article_edit(text, edit.start, edit.new)
-        if fix and not any(fix.start < e.end and e.start < fix.end for e in out):
-            out.append(fix)
-    return sorted(out, key=lambda e: e.start)

@@ -5,7 +5,7 @@ and CheckList have no such operation), so the rewrite is written here, on top of
 parser and ``lemminflect`` for participles. It is deliberately conservative: every sentence
 shape it cannot rewrite with certainty (no direct object, already passive, copular,
 questions, coordinated verbs, progressive with a modal or perfect, ...; see
-:mod:`perturbations._clause`) is skipped with a reason. A skipped sentence costs coverage; a
+:mod:`perturbations.passive.clause`) is skipped with a reason. A skipped sentence costs coverage; a
 broken one would make the robustness table measure this module's bugs instead of the metrics.
 
 The "by"-agent goes after the prepositional and adverbial adjuncts that followed the object
@@ -17,28 +17,30 @@ from __future__ import annotations
 
 import random
 
-from perturbations._clause import (
+from perturbations.base import Edit, Perturbation, Result, Variant, apply_edits
+from perturbations.parsers import require_spacy_labels
+from perturbations.passive.clause import (
     Clause,
     Skip,
     agreement,
     find_clause,
     members,
-    require_spacy_labels,
     verb_lemma,
 )
-from perturbations.base import Edit, Perturbation, Result, Variant, apply_edits
 from rome.core.parsing import ParsedText
 
 #: nominative -> objective case, for the old subject that becomes the "by"-agent
 OBJECTIVE = {"i": "me", "he": "him", "she": "her", "we": "us", "they": "them", "who": "whom"}
 #: objective -> nominative case, for the old object that becomes the subject
 NOMINATIVE = {"me": "I", "him": "he", "her": "she", "us": "we", "them": "they"}
-#: subjects whose "by"-agent reads awkwardly ("may be reached by you"): with ``pronoun_agent="drop"``
-#: the passive has no agent ("X may be reached at ..."); he/she name a person and stay
-GENERIC_PRONOUNS = frozenset({"you", "they", "it"})
-#: "I would suggest X": neither "X would be suggested by me" nor "X would be suggested" reads well
-#: (measured on the validity card, docs/validity.md), so with "drop" these clauses are skipped
-FIRST_PERSON = frozenset({"i", "we"})
+#: generic "you" ("You may reach X at ...") has no referent to lose: with ``pronoun_agent="drop"`` the
+#: passive has no agent ("X may be reached at ..."). Every other personal pronoun refers to someone
+#: the reader must keep, and a pronoun after "by" reads awkwardly ("demanded in this case by him",
+#: "would be suggested by me"; Biber et al. 1999, §6.6: pronoun agents are rare, the passive demotes
+#: given agents by dropping them), so with "drop" those clauses are skipped
+GENERIC_PRONOUNS = frozenset({"you"})
+REFERRING_PRONOUNS = frozenset({"i", "we", "he", "she", "it", "they", "me", "us", "him", "her", "them",
+                          "this", "that", "these", "those", "one"})
 PRONOUN_AGENT_CHOICES = ("drop", "skip", "keep")
 BE = {("present", "1s"): "am", ("present", "3s"): "is", ("present", "pl"): "are",
       ("past", "1s"): "was", ("past", "3s"): "was", ("past", "pl"): "were"}
@@ -54,6 +56,7 @@ class PassiveVoice(Perturbation):
     """Rewrite each active transitive main clause in the passive voice (meaning kept: ``invariant``)."""
 
     kind = "passive"
+    parses = True
 
     def __init__(self, parser: str | None = None, pronoun_agent: str = "drop") -> None:
         """``parser``: a spaCy model name (default: the embedded one); its ClearNLP labels drive the rules.
@@ -73,16 +76,38 @@ class PassiveVoice(Perturbation):
 
         parsed = get_parser(self.parser).parse_one(text)
         edits, reasons = [], []
-        for root in parsed.roots:
+        for head in clause_heads(parsed):
             try:
-                edits.append(rewrite_clause(parsed, find_clause(parsed, root), self.pronoun_agent))
+                edit = rewrite_clause(parsed, find_clause(parsed, head), self.pronoun_agent)
             except Skip as skip:
                 reasons.append(str(skip))
+                continue
+            if not any(edit.start < e.end and e.start < edit.end for e in edits):
+                edits.append(edit)
         if not edits:
             return Result.skip(text, reasons[0] if reasons else "no clause found")
         meta = {"parser": parsed.parser, "clauses_rewritten": len(edits), "clauses_skipped": len(reasons)}
         variant = Variant(apply_edits(text, edits), self.kind, "invariant", tuple(edits), meta)
         return Result(text, (variant,))
+
+
+def clause_heads(parsed: ParsedText) -> list:
+    """Main clauses (parse roots), then finite clauses with their own subject: reported ones ("Officials
+    said (that) the police arrested ...": ``ccomp``), adverbial ones after a subordinator ("because the
+    police arrested ...": ``advcl``) and coordinated ones ("... and the court charged ...": ``conj``).
+    Each is a clause of its own, which :func:`find_clause` checks like a main one."""
+    from perturbations.passive.clause import SUBORDINATORS
+
+    heads = list(parsed.roots)
+    for tok in parsed.tokens:
+        if tok.dep in ("ccomp", "conj", "advcl") and tok.pos == "VERB" and parsed.tokens[tok.head] in heads:
+            kids = parsed.children(tok.i)
+            marks = [c for c in kids if c.dep == "mark"]
+            if tok.dep == "conj" and marks or tok.dep == "advcl" and not marks:
+                continue
+            if any(c.dep == "nsubj" for c in kids) and all(m.text.lower() in SUBORDINATORS for m in marks):
+                heads.append(tok)
+    return heads
 
 
 def participle(clause: Clause) -> str:
@@ -196,7 +221,7 @@ def adjunct_end(parsed: ParsedText, clause: Clause, after: int) -> int:
 def check_names_whole(parsed: ParsedText, clause: Clause) -> None:
     """A name of the data ("holiday inn golden gateway hotel") must not be cut by the moved phrases:
     spaCy sometimes parses part of a lower-cased name as the verb's subject or object."""
-    from perturbations._protected import name_ranges
+    from perturbations.language.names import name_ranges
 
     for start, end in name_ranges(parsed):
         for first, last in (clause.subject, clause.object):
@@ -205,16 +230,42 @@ def check_names_whole(parsed: ParsedText, clause: Clause) -> None:
                 raise Skip("a name would be split by the rewrite")
 
 
+#: punctuation that may stay inside a moved phrase: a hyphen or slash joining two words without spaces,
+#: an abbreviation's period, an apostrophe of a possessive
+_WORD_JOINERS = frozenset({"-", "/", "–", "'", "’"})
+
+
+def check_punctuation(parsed: ParsedText, first: int, last: int) -> None:
+    """Commas, dashes, brackets and quotes inside the rewritten span belong to phrases that move apart;
+    the rewrite cannot say where they go ("a comma or dash lost"), so such clauses are skipped."""
+    for tok in parsed.tokens[first : last + 1]:
+        if tok.pos != "PUNCT" and not (tok.text and not any(ch.isalnum() for ch in tok.text)):
+            continue
+        glued = tok.i > 0 and parsed.tokens[tok.i - 1].whitespace == "" and tok.whitespace == ""
+        if tok.text in _WORD_JOINERS and glued:
+            continue
+        raise Skip(f"punctuation '{tok.text}' inside the rewritten span")
+
+
+def check_pronouns_before_agent(parsed: ParsedText, first: int, last: int) -> None:
+    """A pronoun in the object or the adjuncts that move before the agent would precede the noun it may
+    refer to ("Carrots were put from his garden ... by John"): binding is grammar, so such clauses are skipped."""
+    from perturbations.passive.clause import THIRD_PERSON
+
+    if any(t.tag in ("PRP", "PRP$") and t.text.lower() in THIRD_PERSON for t in parsed.tokens[first : last + 1]):
+        raise Skip("pronoun before the agent (it would precede its antecedent)")
+
+
 def rewrite_clause(parsed: ParsedText, clause: Clause, pronoun_agent: str = "drop") -> Edit:
     """One edit replacing "subject ... verb object adjuncts" by "object aux participle adjuncts by subject"
     (no "by"-phrase for a dropped pronoun agent, see :class:`PassiveVoice`)."""
     subject = span_text(parsed, *clause.subject).lower()
-    pronoun = clause.subject[0] == clause.subject[1] and subject in GENERIC_PRONOUNS | FIRST_PERSON
-    first_person = pronoun and subject in FIRST_PERSON
-    if pronoun and (pronoun_agent == "skip" or (pronoun_agent == "drop" and first_person)):
+    pronoun = clause.subject[0] == clause.subject[1] and subject in GENERIC_PRONOUNS | REFERRING_PRONOUNS
+    referring = pronoun and subject in REFERRING_PRONOUNS
+    if pronoun and (pronoun_agent == "skip" or (pronoun_agent == "drop" and referring)):
         raise Skip(f"pronoun subject '{subject}' (its agent would read 'by {OBJECTIVE.get(subject, subject)}')")
     check_names_whole(parsed, clause)
-    generic = pronoun and not first_person
+    generic = pronoun and not referring
     person = agreement(parsed, parsed.tokens[clause.object_head])
     verb_group = with_pre_verb(auxiliary_chain(clause, person), clause) + " " + participle(clause)
     last = clause.object[1]
@@ -225,7 +276,11 @@ def rewrite_clause(parsed: ParsedText, clause: Clause, pronoun_agent: str = "dro
     end = adjunct_end(parsed, clause, last)
     if end > last:
         verb_group += " " + span_text(parsed, last + 1, end)
-    initial = clause.subject[0] == clause.sentence[0]
+    check_punctuation(parsed, clause.subject[0], end)
+    check_pronouns_before_agent(parsed, clause.object[0], end)
+    from perturbations.language.names import sentence_starts
+
+    initial = clause.subject[0] in sentence_starts(parsed)
     new = f"{as_subject(parsed, clause.object, initial)} {verb_group}"
     if not (generic and pronoun_agent == "drop"):
         new += f" by {as_agent(parsed, clause.subject, initial)}"

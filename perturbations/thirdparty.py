@@ -171,3 +171,16 @@ def available(name: str) -> bool:
 def missing_reason(name: str) -> str | None:
     """Why ``name`` is unavailable (after :func:`available` returned False), else ``None``."""
     return None if available(name) else _errors.get(name, f"{name} is not available")
+
+
+def numpy_seeded(seed: int, fn, *args, **kwargs):
+    """Call a CheckList function under ``np.random.seed(seed)``, restoring NumPy's global state: CheckList
+    draws from NumPy's global generator, and the caller's NumPy randomness must stay untouched."""
+    import numpy as np
+
+    state = np.random.get_state()
+    np.random.seed(seed)
+    try:
+        return fn(*args, **kwargs)
+    finally:
+        np.random.set_state(state)

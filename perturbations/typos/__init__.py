@@ -11,8 +11,8 @@ import functools
 import random
 import re
 
-from perturbations._text import diff_edits
 from perturbations.base import Perturbation, Result, Variant
+from perturbations.language.spans import diff_edits
 
 
 @functools.lru_cache(maxsize=50_000)
@@ -20,7 +20,7 @@ def is_english_word(word: str) -> bool:
     """Whether ``word`` is a word of lemminflect's lexicon or of the stop-word list."""
     from lemminflect import getAllLemmas
 
-    from perturbations.random_word import default_stopwords
+    from perturbations.language.stopwords import default_stopwords
 
     return bool(getAllLemmas(word)) or word in default_stopwords()
 

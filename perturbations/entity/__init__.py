@@ -16,7 +16,9 @@ fluency score, which a name swap should not move), and is recorded in the varian
 
 Without checklist only the dataset pool is used (the lexicon fall-back is lost); say so in ``meta``.
 A PERSON entity that is a place of the data ("martin luther king square") is left alone: replacing it
-with a person's name would put a person where a place belongs.
+with a person's name would put a person where a place belongs. A possessive keeps its "'s" (the
+entity span ends before it), and a name inside a hyphenated compound ("Jones-compliant") is not
+replaced: the compound's other part still refers to the old name.
 """
 
 from __future__ import annotations
@@ -26,9 +28,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from perturbations import _thirdparty
-from perturbations._text import with_article_fixes
+from perturbations import thirdparty
 from perturbations.base import Edit, Expectation, Perturbation, Result, Variant, apply_edits
+from perturbations.language.articles import with_article_fixes
 
 #: CheckList's perturbation for each entity label it can handle.
 CHECKLIST_FUNCTIONS = {
@@ -75,6 +77,7 @@ class EntityReplacement(Perturbation):
     """Replace ``"all"`` named entities, or ``"one"`` chosen at random, by same-type entities."""
 
     kind = "entity"
+    parses = True
 
     def __init__(
         self,
@@ -94,7 +97,7 @@ class EntityReplacement(Perturbation):
         self.mode = mode
         self.use_checklist = use_checklist
         self.expectation = expectation
-        self.parser_name = parser
+        self.parser = parser
 
     @classmethod
     def from_corpus(cls, texts: Iterable[str], parser: str | None = None, **kwargs) -> EntityReplacement:
@@ -110,14 +113,14 @@ class EntityReplacement(Perturbation):
         """
         from rome.core.parsing import get_parser
 
-        found = EntityPool.from_corpus(texts, get_parser(self.parser_name))
+        found = EntityPool.from_corpus(texts, get_parser(self.parser))
         merged = {label: [*self.pool.by_label.get(label, ()), *found.by_label.get(label, ())]
                   for label in {*self.pool.by_label, *found.by_label}}
         self.pool = EntityPool.from_mapping(merged)
         return self
 
     def _checklist_on(self) -> bool:
-        return self.use_checklist is not False and (self.use_checklist or _thirdparty.available("checklist"))
+        return self.use_checklist is not False and (self.use_checklist or thirdparty.available("checklist"))
 
     def describe(self) -> dict:
         return {"kind": self.kind, "mode": self.mode, "pool_size": len(self.pool), "checklist": self._checklist_on(),
@@ -126,7 +129,7 @@ class EntityReplacement(Perturbation):
     def _apply(self, text: str, rng: random.Random) -> Result:
         from rome.core.parsing import get_parser
 
-        parsed = get_parser(self.parser_name).parse_one(text)
+        parsed = get_parser(self.parser).parse_one(text)
         if not parsed.entities:
             return Result.skip(text, "no named entity")
         order = list(parsed.entities)
@@ -135,12 +138,15 @@ class EntityReplacement(Perturbation):
         in_text = {e.text.strip().casefold() for e in parsed.entities}
         edits, replaced, mapping = [], [], {}
         for ent in order:
-            start = parsed.tokens[ent.start].idx
-            last = parsed.tokens[ent.end - 1]
+            span = entity_span(parsed, ent)
+            if span is None:
+                continue
+            start = parsed.tokens[span[0]].idx
+            last = parsed.tokens[span[1] - 1]
             old = text[start : last.idx + len(last.text)]
             if ent.label == "PERSON" and is_place_name(old):
                 continue  # "martin luther king square" is an area: a person's name there is the wrong type
-            choice = mapping.get(old) or self._replacement(ent.label, old, parsed.tokens[ent.start : ent.end], rng, in_text)
+            choice = mapping.get(old) or self._replacement(ent.label, old, parsed.tokens[span[0] : span[1]], rng, in_text)
             if choice is None:
                 continue
             mapping[old] = choice  # the same entity twice gets the same replacement
@@ -161,20 +167,53 @@ class EntityReplacement(Perturbation):
 
     def _replacement(self, label: str, old: str, tokens: Sequence, rng: random.Random,
                      taken: set[str]) -> tuple[str, str] | None:
-        candidates = [c for c in self.pool.candidates(label, old) if c.casefold() not in taken]
+        candidates = [c for c in self.pool.candidates(label, old)
+                      if c.casefold() not in taken and same_shape(c, old)]
         if candidates:
             return rng.choice(candidates), "dataset"
         if label in CHECKLIST_FUNCTIONS and self._checklist_on():
             new = (_checklist_replacement(label, tokens, rng.randrange(2**32)) or "").strip()
-            if new and new.casefold() not in taken and new.casefold() != old.strip().casefold():
+            if (new and new.casefold() not in taken and new.casefold() != old.strip().casefold()
+                    and same_shape(new, old)):
                 return new, "checklist"
         return None
+
+
+def same_shape(new: str, old: str) -> bool:
+    """A replacement starts like the entity it replaces: a capital for a capital, a digit for a digit, a
+    lower-case word for a lower-case one. The tagger's entities include lower-cased common words
+    ("bush", "lorry") and relative dates ("next year" for "Friday" after "on"); a name must stay a name
+    and a numeral a numeral, or the variant is broken rather than changed."""
+    def shape(text: str) -> str:
+        first = text.strip()[:1]
+        return "digit" if first.isdigit() else "upper" if first.isupper() else "lower"
+
+    return shape(new) == shape(old)
+
+
+def entity_span(parsed, ent) -> tuple[int, int] | None:
+    """The tokens to replace for ``ent``: without a trailing possessive "'s" (it stays: "George W. Bush's
+    war" -> "Jane Doe's war"), or ``None`` for a name glued to a neighbour by a hyphen or slash
+    ("Jones-compliant ships"): that is part of a compound word, whose other part refers to it."""
+    tokens = parsed.tokens
+    start, end = ent.start, ent.end
+    while end > start and tokens[end - 1].tag == "POS":
+        end -= 1
+    if end == start:
+        return None
+    before = tokens[start - 1] if start > 0 else None
+    after = tokens[end] if end < len(tokens) else None
+    if before is not None and before.whitespace == "" and before.text in ("-", "/", "–"):
+        return None
+    if after is not None and tokens[end - 1].whitespace == "" and after.text in ("-", "/", "–"):
+        return None
+    return start, end
 
 
 def is_place_name(text: str) -> bool:
     """Whether ``text`` is a place of the data (a Novikova area, near or address value): spaCy tags the
     lower-cased "martin luther king square" PERSON, and CheckList would put a person's name there."""
-    from perturbations._protected import place_phrases
+    from perturbations.language.names import place_phrases
 
     return tuple(text.lower().split()) in place_phrases()
 
@@ -184,12 +223,12 @@ def _checklist_replacement(label: str, tokens: Sequence, seed: int) -> str | Non
     from spacy.tokens import Doc, Span
     from spacy.vocab import Vocab
 
-    from perturbations.checklist_ops import _np_seeded
+    from perturbations.thirdparty import numpy_seeded
 
-    perturb = _thirdparty.checklist_perturb()
+    perturb = thirdparty.checklist_perturb()
     words = [t.text for t in tokens]
     spaces = [bool(t.whitespace) for t in tokens[:-1]] + [False]
     doc = Doc(Vocab(), words=words, spaces=spaces)
     doc.ents = [Span(doc, 0, len(words), label=label)]
-    out = _np_seeded(seed, getattr(perturb, CHECKLIST_FUNCTIONS[label]), doc, n=1)
+    out = numpy_seeded(seed, getattr(perturb, CHECKLIST_FUNCTIONS[label]), doc, n=1)
     return out[0] if out else None

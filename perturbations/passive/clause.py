@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rome.core.errors import InputError
 from rome.core.parsing import ParsedText, Token
 
 #: person and number of pronoun subjects: "1s", "3s", "pl" ("you" takes plural verb forms)
@@ -21,14 +20,22 @@ PRONOUN_AGREEMENT = {
     "everything": "3s", "something": "3s", "nothing": "3s", "anything": "3s",
     "everyone": "3s", "someone": "3s", "everybody": "3s", "somebody": "3s",
 }
-#: verbs whose "object" does not passivize ("The hotel has wifi" -/-> "Wifi is had by the hotel");
-#: "care" because the data's "if you do not care the area" has no passive either
-NON_PASSIVE_VERBS = frozenset({
-    "have", "lack", "resemble", "cost", "weigh", "get", "become", "equal", "fit", "suit",
-    "mean", "contain", "last", "measure", "total", "number", "seem", "let", "want", "need", "care",
-    "do",  # also a pro-verb in ellipsis ("he does Barcelona")
-    "suffice", "escape",
+#: middle verbs, whose object does not passivize ("The hotel has wifi" -/-> "Wifi is had by the hotel";
+#: "The coat fits you", "John resembles his father", "The book costs ten dollars"): after Quirk et al.
+#: (1985), A Comprehensive Grammar of the English Language, §3.70 and §10.13 ("middle verbs").
+#: Verbs whose dominant sense is stative in WordNet are refused as well (:func:`stative_use`); "do"
+#: is also a pro-verb in ellipsis ("he does Barcelona") and "get" has no natural passive of possession.
+MIDDLE_VERBS = frozenset({
+    "have", "lack", "resemble", "suit", "fit", "become", "cost", "weigh", "equal", "mean", "contain",
+    "hold", "comprise", "last", "measure", "total", "number", "let", "get", "do", "possess", "own",
 })
+#: noun phrases that name a quantity, not a participant: "over sixty percent", "25 %", "ten dollars"
+MEASURE_WORDS = frozenset({"percent", "per", "cent", "%", "percentage", "proportion", "share", "amount", "half",
+                           "third", "quarter", "majority", "minority", "total", "average", "rate"})
+#: negative and universal quantifiers whose scope changes when they move ("is developed by no one")
+NEGATIVE_OR_UNIVERSAL = frozenset({"no", "none", "nobody", "nothing", "neither", "nor", "never", "every",
+                                   "everyone", "everybody", "everything", "all", "each", "any", "anyone",
+                                   "anybody", "anything", "someone", "somebody", "something"})
 #: verbs that are also copulas ("This proved a decisive factor", "They make good cooks")
 COPULA_LIKE = frozenset({"prove", "make", "turn", "remain", "form", "constitute"})
 #: verb + noun idioms whose noun is no patient ("take place", "take a long time", "make sense")
@@ -38,7 +45,7 @@ IDIOMS = {
              "snooze", "nap", "walk", "look", "break", "rest", "shower", "bath", "breath", "seat"},
     "make": {"sense", "sure", "way", "progress", "use", "fun", "room", "headway", "mind"},
     "change": {"mind"},
-    "pay": {"attention", "heed"}, "catch": {"fire", "sight"}, "lose": {"sight", "track", "touch"},
+    "pay": {"attention", "heed"}, "play": {"role", "part"}, "catch": {"fire", "sight"}, "lose": {"sight", "track", "touch"},
     "keep": {"track", "pace", "touch"}, "give": {"way", "rise"}, "do": {"justice"},
 }
 #: verbs with two objects or an object predicate; spaCy sometimes reads "gave John gold apples" or
@@ -63,14 +70,13 @@ BLOCKING_DEPS = {
     "attr": "copular clause", "acomp": "copular clause", "csubj": "clausal subject",
     "dep": "unclear attachment", "appos": "unclear attachment", "meta": "unclear attachment",
 }
+#: third-person pronouns: only they can refer back to the old subject ("my car" cannot)
+THIRD_PERSON = frozenset({"he", "him", "his", "she", "her", "hers", "it", "its", "they", "them", "their", "theirs"})
+#: conjunctions that introduce a finite clause whose own subject, verb and object can be rewritten as a
+#: whole without touching the conjunction ("because the police arrested him")
+SUBORDINATORS = frozenset({"that", "because", "when", "after", "before", "although", "though", "while",
+                           "since", "if", "until", "once", "whereas"})
 FLOATING_QUANTIFIERS = frozenset({"both", "all", "each"})
-
-
-def require_spacy_labels(parser: str | None, kind: str) -> str | None:
-    """The rules read spaCy's (ClearNLP) labels: dobj, nsubjpass, prep, acomp; Stanza's UD labels differ."""
-    if parser == "stanza":
-        raise InputError(f"perturbation {kind!r} needs a spaCy parser (its rules use spaCy's dependency labels)")
-    return parser
 
 
 class Skip(Exception):
@@ -146,9 +152,22 @@ def find_clause(parsed: ParsedText, root: Token) -> Clause:
     check_context(parsed, root, subject, subj_span, sentence)
     auxiliaries = tuple(c for c in children if c.dep == "aux")
     particle = next((c for c in children if c.dep == "prt"), None)
+    if particle is not None and not _phrasal_verb_known(root, particle):
+        raise Skip(f"'{root.text} {particle.text}' is no phrasal verb WordNet knows (possible misparse)")
+    if any(c.dep in ("advcl", "xcomp") and c.i > obj.i and not any(k.dep.startswith("nsubj") for k in parsed.children(c.i))
+           for c in children):
+        raise Skip("participle clause after the object (its implied subject would change)")
     pre_verb = check_order(parsed, root, subj_span, obj_span, auxiliaries, particle)
     check_agreement(parsed, subject, auxiliaries[0] if auxiliaries else root)
     return Clause(subj_span, obj_span, obj.i, root, auxiliaries, pre_verb, particle, sentence)
+
+
+def _phrasal_verb_known(verb: Token, particle: Token) -> bool:
+    """Whether WordNet lists verb + particle as a verb ("turn_off"); spaCy reads some prepositions of
+    intransitive verbs as particles ("coughed out the window")."""
+    from perturbations.language.senses import wordnet
+
+    return bool(wordnet().synsets(f"{verb_lemma(verb)}_{particle.text.lower()}", pos="v"))
 
 
 def verb_lemma(verb: Token) -> str:
@@ -160,8 +179,10 @@ def check_verb(parsed: ParsedText, verb: Token, obj: Token) -> None:
     from lemminflect import getAllInflections
 
     lemma = verb_lemma(verb)
-    if lemma in NON_PASSIVE_VERBS:
-        raise Skip(f"verb '{verb.text}' does not passivize")
+    if lemma in MIDDLE_VERBS:
+        raise Skip(f"verb '{verb.text}' does not passivize (middle verb)")
+    if stative_use(lemma):
+        raise Skip(f"verb '{verb.text}' is stative in its dominant sense (WordNet verb.stative)")
     forms = {f for group in getAllInflections(lemma, upos="VERB").values() for f in group}
     if verb.text.lower() not in forms:  # misparses: "gluten free food" has no verb "gluten"
         raise Skip(f"'{verb.text}' is not a known form of the verb '{lemma}'")
@@ -174,12 +195,32 @@ def check_verb(parsed: ParsedText, verb: Token, obj: Token) -> None:
         raise Skip(f"'{verb.text}' may be a copula here")
 
 
+def stative_use(lemma: str) -> bool:
+    """Whether the most used sense of ``lemma`` with an object (WordNet's tag counts and verb frames) is
+    in WordNet's lexicographer file ``verb.stative`` (include, exceed, average, contain, require): a
+    state has no agent to put after "by" ("25 % is averaged by the rate", "the right is included by this").
+    The sense must carry at least half of those uses, so that a verb with a stative minor reading
+    ("stop") is not refused."""
+    from perturbations.language.senses import most_used_sense, sense_counts
+
+    sense = most_used_sense(lemma, "v", "object")
+    counted = sense_counts(lemma, "v", "object")
+    total = sum(c for _, c in counted)
+    return sense is not None and sense.lexname() == "verb.stative" and counted[0][1] >= 0.5 * total
+
+
 def check_object(parsed: ParsedText, verb: Token, obj: Token) -> None:
     from lemminflect import getAllLemmas
 
     word = obj.text.lower()
     if word in REFLEXIVE or word in ("other", "another"):
         raise Skip("reflexive or reciprocal object")
+    text = " ".join(t.text.lower() for t in parsed.tokens[min(members(parsed, obj.i)) : max(members(parsed, obj.i)) + 1])
+    if "each other" in text or "one another" in text:
+        raise Skip("reciprocal inside the object (its binder would follow it)")  # "photos of each other"
+    if verb_lemma(verb) in ("like", "love", "prefer", "hate") and any(
+            c.dep == "aux" and c.text.lower() in ("would", "'d") for c in parsed.children(verb.i)):
+        raise Skip("'would like' is a modal idiom (want), not a verb of liking")
     if obj.pos not in ("NOUN", "PROPN", "PRON", "NUM"):
         raise Skip(f"object '{obj.text}' is not a noun phrase")
     children = parsed.children(obj.i)
@@ -201,6 +242,49 @@ def check_object(parsed: ParsedText, verb: Token, obj: Token) -> None:
         raise Skip("possessive at the end of the object")  # "spanked the child's back" misparsed
     if inside[-1].pos == "ADV":
         raise Skip("adverb at the end of the object")  # "mixed the eggs and the cream together"
+    check_pronoun_inside(inside)
+    check_clause_inside(inside)
+    check_quantity(obj, inside)
+    check_given_object(obj, inside, children)
+
+
+def check_pronoun_inside(inside: list[Token]) -> None:
+    """A pronoun inside the object would come before its antecedent, the old subject
+    ("Her cell phone is consulted by a woman"): binding is a grammar fact, not a style."""
+    if any(t.tag in ("PRP", "PRP$") and t.text.lower() in THIRD_PERSON for t in inside):
+        raise Skip("pronoun inside the object (its antecedent would follow it)")
+
+
+def check_clause_inside(inside: list[Token]) -> None:
+    """A participle or infinitive inside the object is where spaCy misattaches most ("A bat playing
+    baseball is being swung by a man"); a relative clause with its own subject ("the man who stole
+    the car") moves with its noun."""
+    if any(t.pos in ("VERB", "AUX") and t.dep in ("acl", "xcomp", "advcl", "ccomp") for t in inside):
+        raise Skip("clause inside the object")
+
+
+def check_quantity(obj: Token, inside: list[Token]) -> None:
+    """An object that states a quantity ("over sixty percent", "25 %", "ten dollars") is a measure of
+    the state the verb describes, not a participant the passive can promote (Quirk et al. 1985, §10.13)."""
+    if obj.tag == "CD" or obj.ent_type in ("PERCENT", "MONEY", "QUANTITY", "CARDINAL") or any(
+            t.text.lower() in MEASURE_WORDS for t in inside):
+        raise Skip("object is a quantity, not a participant")
+
+
+def check_given_object(obj: Token, inside: list[Token], children: list[Token]) -> None:
+    """A bare singular common noun cannot be a subject ("Task was shared by ...", "high score is
+    exhibited by ..."): English needs a determiner there, so an object without one is skipped
+    (bare plurals and mass nouns in the plural are fine: "Apples were dumped into the cart")."""
+    bare = not any(c.dep in ("det", "poss", "nummod") for c in children)
+    if bare and obj.tag == "NN":
+        raise Skip("bare singular object cannot become the subject")
+
+
+def check_quantified_subject(tokens: tuple[Token, ...]) -> None:
+    """A negative or universal quantifier in the subject changes scope when it becomes the agent
+    ("No one develops X" -> "X is developed by no one")."""
+    if {t.text.lower() for t in tokens} & NEGATIVE_OR_UNIVERSAL:
+        raise Skip("quantified subject (its scope would change as agent)")
 
 
 def check_spans(parsed: ParsedText, subj: tuple[int, int], obj: tuple[int, int], verb_children: list[Token]) -> None:
@@ -218,6 +302,7 @@ def check_spans(parsed: ParsedText, subj: tuple[int, int], obj: tuple[int, int],
         "#" for t in tokens[obj[0] : obj[1] + 1] if t.tag == "CD"}
     if (subj_words & (QUANTIFIERS | {"#"})) and obj_words & (QUANTIFIERS | {"#"}):
         raise Skip("two quantifiers (their scope could change)")  # "three students attended every seminar"
+    check_quantified_subject(tokens[subj[0] : subj[1] + 1])
     if any(t.ent_type == "MONEY" for t in tokens[subj[0] : subj[1] + 1]):
         raise Skip("money as subject is no agent")  # "$50 won't buy a dress"
     if any(c.dep == "neg" for c in verb_children) and tokens[obj[0]].text.lower().startswith("any"):
@@ -255,7 +340,7 @@ def check_context(parsed: ParsedText, verb: Token, subject: Token, subj: tuple[i
     for child in parsed.children(verb.i):
         if child.i > subj[0]:
             continue
-        if child.dep == "mark":
+        if child.dep == "mark" and not (verb.dep in ("ccomp", "advcl") and child.text.lower() in SUBORDINATORS):
             raise Skip("subordinate clause")
         clause_inside = any(parsed.tokens[i].pos in ("VERB", "AUX") for i in members(parsed, child.i))
         no_subject = not any(c.dep in ("nsubj", "nsubjpass") for c in parsed.children(child.i))

@@ -18,23 +18,13 @@ from __future__ import annotations
 import functools
 import random
 
-from perturbations import _thirdparty
-from perturbations._text import WORD_RE, word_spans
+from perturbations import thirdparty
 from perturbations.base import Edit, Perturbation, Result, Variant, apply_edits
+from perturbations.language.spans import WORD_RE, word_spans
+from perturbations.language.stopwords import cased_variants, default_stopwords
 
 #: BAGEL's delexicalised name/place token: not a word of the sentence, never replaced
 PLACEHOLDER = "X"
-
-
-@functools.lru_cache(maxsize=1)
-def default_stopwords() -> frozenset[str]:
-    """NLTK's English stop-word list, as TextAttack's ``StopwordModification`` uses by default."""
-    from rome.core import nltk_data
-
-    nltk_data.ensure()
-    from nltk.corpus import stopwords
-
-    return frozenset(stopwords.words("english"))
 
 
 @functools.cache
@@ -77,7 +67,7 @@ class RandomWordReplacement(Perturbation):
     def backend(self) -> str:
         if self.use_textattack is False:
             return "python"
-        if self.use_textattack or _thirdparty.available("textattack"):
+        if self.use_textattack or thirdparty.available("textattack"):
             return "textattack"
         return "python"
 
@@ -124,7 +114,7 @@ class RandomWordReplacement(Perturbation):
 
     def _choose_textattack(self, text: str, rng: random.Random) -> tuple[list[str], list[int]]:
         """Greedy: one word at a time, the candidates being TextAttack's modifiable indices."""
-        _thirdparty.textattack()
+        thirdparty.textattack()
         from textattack.constraints.pre_transformation import RepeatModification, StopwordModification
         from textattack.shared import AttackedText
 
@@ -163,8 +153,3 @@ def _suffix_indices(text: str, words: list[str]) -> set[int]:
         if start > 0 and text[start - 1] in "-'’" and (start == 1 or text[start - 2].isspace()):
             out.add(i)
     return out
-
-
-def cased_variants(words: frozenset[str]) -> set[str]:
-    """Lower, Title and UPPER forms: ``StopwordModification`` compares words as written."""
-    return {v for w in words for v in (w, w.capitalize(), w.upper())}

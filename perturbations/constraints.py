@@ -1,0 +1,202 @@
+"""Constraints shared by the word-swap recipes (textfooler, adjective): each says why it exists.
+
+Word constraints (:class:`~perturbations.recipe.WordConstraint`) pick the tokens that may change;
+candidate constraints (:class:`~perturbations.recipe.CandidateConstraint`) refuse replacements. They
+are built from general resources (spaCy's parse and tagger, WordNet, lemminflect, NLTK's stop
+words), never from reading a corpus.
+"""
+
+from __future__ import annotations
+
+from perturbations.language import inflection, names
+from perturbations.language.stopwords import default_stopwords
+from perturbations.recipe import Candidate, CandidateConstraint, WordConstraint
+from rome.core.parsing import ParsedText
+
+#: tokens re-tagged on each side of a swapped word (bounded, so the cost per word is constant)
+TAG_WINDOW = 12
+
+
+# -- which words may change --------------------------------------------------------------------
+class ProtectedWords(WordConstraint):
+    """Names and numbers stay (:func:`perturbations.language.names.protected_tokens`): a swap inside a
+    name or a number changes a fact, not the wording."""
+
+    def __init__(self, domain: bool = True) -> None:
+        self.domain = domain
+
+    def allowed(self, parsed: ParsedText) -> set[int]:
+        return set(range(len(parsed.tokens))) - names.protected_tokens(parsed, self.domain)
+
+
+class StopWords(WordConstraint):
+    """Stop words never change (TextAttack's ``StopwordModification``, NLTK's English list): function
+    words carry the sentence's structure, and their "synonyms" change it."""
+
+    def allowed(self, parsed: ParsedText) -> set[int]:
+        stop = default_stopwords()
+        return {t.i for t in parsed.tokens if t.text.lower() not in stop}
+
+
+class ContentWords(WordConstraint):
+    """Alphabetic words of the given parts of speech (longer than two letters), never auxiliaries,
+    particles or negation: TextFooler swaps content words only."""
+
+    def __init__(self, pos: frozenset[str]) -> None:
+        self.pos = pos
+
+    def allowed(self, parsed: ParsedText) -> set[int]:
+        return {t.i for t in parsed.tokens if t.pos in self.pos and t.text.isalpha() and len(t.text) > 2
+                and t.dep not in ("prt", "aux", "auxpass", "neg")}
+
+
+#: semi-auxiliaries: verb/adjective + "to" with a modal or aspectual meaning (Quirk et al. 1985,
+#: A Comprehensive Grammar of the English Language, §3.45-3.47: "be going to", "have to", "used to",
+#: "be able to", "be about to", "be supposed to", "be bound to", "be likely to")
+SEMI_AUXILIARIES = frozenset({"going", "have", "has", "had", "having", "used", "able", "about", "supposed",
+                              "bound", "likely", "due", "meant"})
+
+
+class MultiWordUnits(WordConstraint):
+    """A word inside a multi-word unit has the unit's meaning, not its own, so it is never swapped:
+
+    * compounds from the parse: a modifier inside a compound noun and the noun it modifies
+      ("innovation policy", "credit card");
+    * WordNet collocations: any 2-3 adjacent words WordNet lists as one lemma ("central bank",
+      "living room", "little league", "special forces"), matched on words and on lemmas;
+    * verbs with their own particle, preposition or adverb right after them ("goes back to",
+      "going to jail", "looking for"): WordNet's phrasal lemmas ("go_to" = attend) show that the
+      pair's sense is not the verb's;
+    * semi-auxiliaries before "to" (:data:`SEMI_AUXILIARIES`, "are going to", "have to");
+    * tokens joined to a neighbour by a hyphen or slash without spaces ("Jones-compliant").
+    """
+
+    def allowed(self, parsed: ParsedText) -> set[int]:
+        from perturbations.language.senses import collocation
+
+        tokens = parsed.tokens
+        blocked: set[int] = set()
+        for tok in tokens:
+            if tok.dep == "compound":
+                blocked |= {tok.i, tok.head}
+            nxt = tokens[tok.i + 1] if tok.i + 1 < len(tokens) else None
+            if tok.pos in ("VERB", "AUX") and nxt is not None and nxt.head == tok.i and nxt.dep in (
+                    "prt", "prep", "advmod", "agent", "dative"):
+                blocked.add(tok.i)
+            if tok.pos == "VERB" and any(c.dep == "prt" for c in parsed.children(tok.i)):
+                blocked.add(tok.i)
+            if nxt is not None and nxt.text.lower() == "to" and tok.text.lower() in SEMI_AUXILIARIES:
+                blocked.add(tok.i)
+            if tok.whitespace == "" and nxt is not None and (nxt.text in ("-", "/", "–") or tok.text in ("-", "/", "–")):
+                blocked |= {tok.i, nxt.i}
+                if nxt.i + 1 < len(tokens):
+                    blocked.add(nxt.i + 1)
+        for n in (2, 3):
+            for start in range(len(tokens) - n + 1):
+                span = tokens[start : start + n]
+                if not all(t.text.isalpha() for t in span):
+                    continue
+                words = tuple(t.text for t in span)
+                lemmas = tuple(t.lemma for t in span)
+                if collocation(words) or collocation(lemmas) or collocation((*words[:-1], lemmas[-1])):
+                    blocked.update(t.i for t in span)
+        return set(range(len(tokens))) - blocked
+
+
+#: restrictive and determiner-like adjectives: they restrict or count the noun's reference rather than
+#: describe it (Quirk et al. 1985, §7.33 "restrictive adjectives" and §5.17-5.26 "determiners"), and
+#: preposition-like ones ("near X", "close to X"): swapping them changes the structure or the reference
+RESTRICTIVE_ADJECTIVES = frozenset({
+    "certain", "chief", "exact", "main", "only", "particular", "precise", "principal", "prime", "sole",
+    "specific", "very", "same", "other", "such", "own", "many", "much", "few", "several", "more", "most",
+    "less", "least", "various", "else", "enough", "next", "last", "first", "second", "third", "whole",
+    "entire", "total", "complete", "individual", "single", "further", "former", "latter", "due", "able",
+    "sorry", "near", "close", "far",
+})
+
+
+class DescriptiveAdjectives(WordConstraint):
+    """An adjective may change only when it is a gradable, descriptive adjective
+    (:func:`perturbations.language.senses.is_descriptive_adjective`): classifying adjectives
+    ("single market", "criminal order", "overseas markets") name a class, and another word names
+    another class; restrictive adjectives (:data:`RESTRICTIVE_ADJECTIVES`) are no descriptions.
+    Other parts of speech pass."""
+
+    def allowed(self, parsed: ParsedText) -> set[int]:
+        from perturbations.language.senses import is_descriptive_adjective
+
+        return {t.i for t in parsed.tokens if t.pos != "ADJ" or (
+            is_descriptive_adjective(t.lemma.lower()) and t.lemma.lower() not in RESTRICTIVE_ADJECTIVES
+            and t.text.lower() not in RESTRICTIVE_ADJECTIVES)}
+
+
+class ClearUse(WordConstraint):
+    """Only words used the way their part of speech is normally used: a noun as the head of its phrase
+    (not a noun used as a modifier, "innovation policy"), a verb with its arguments, an adjective
+    modifying a following noun or as a predicate after a linking verb. An adjective with a determiner
+    and no noun ("is the favourite") is a noun in disguise; a possessor keeps its form ("children's")."""
+
+    def allowed(self, parsed: ParsedText) -> set[int]:
+        out = set()
+        for tok in parsed.tokens:
+            if tok.pos == "ADJ":
+                head = parsed.tokens[tok.head]
+                attributive = tok.dep == "amod" and head.pos == "NOUN" and head.i > tok.i
+                predicate = tok.dep == "acomp"
+                if not (attributive or predicate):
+                    continue
+            if tok.pos == "NOUN" and tok.dep in ("compound", "npadvmod", "nmod"):
+                continue
+            if tok.pos == "VERB" and tok.dep in ("amod", "compound", "nmod"):
+                continue  # a participle used as a modifier ("applied researchers") is neither verb nor adjective
+            nxt = parsed.tokens[tok.i + 1] if tok.i + 1 < len(parsed.tokens) else None
+            if nxt is not None and nxt.tag == "POS":  # a possessor: "children's" -/-> "kids's"
+                continue
+            out.add(tok.i)
+        return out
+
+
+# -- which candidates are acceptable -----------------------------------------------------------
+class NoWordExchange(CandidateConstraint):
+    """A candidate may not be a word already in the text: no word is moved or swapped with another."""
+
+    def keep(self, parsed: ParsedText, candidates: list[Candidate]) -> list[Candidate]:
+        present = {t.text.lower() for t in parsed.tokens} | {t.lemma.lower() for t in parsed.tokens}
+        return [c for c in candidates if c.word.lower() not in present]
+
+
+class NotSameLemma(CandidateConstraint):
+    """An inflection of the same word is no synonym (serves -> served)."""
+
+    def keep(self, parsed: ParsedText, candidates: list[Candidate]) -> list[Candidate]:
+        return [c for c in candidates
+                if not (inflection.lemmas_of(parsed.tokens[c.index].text) & inflection.lemmas_of(c.word))]
+
+
+class PartOfSpeechInContext(CandidateConstraint):
+    """spaCy re-tags the swapped word within :data:`TAG_WINDOW` tokens and must give the word's Penn
+    tag (TextAttack's ``PartOfSpeech`` constraint): a synonym that reads as another part of speech
+    there ("abroad markets") does not fit the sentence."""
+
+    def keep(self, parsed: ParsedText, candidates: list[Candidate]) -> list[Candidate]:
+        if not candidates:
+            return []
+        words = [t.text for t in parsed.tokens]
+        i = candidates[0].index
+        lo, hi = max(0, i - TAG_WINDOW), min(len(words), i + TAG_WINDOW + 1)
+        windows = [[*words[lo:i], c.word, *words[c.end + 1 : hi]] for c in candidates]
+        tags = retag(windows, i - lo)
+        return [c for c, tag in zip(candidates, tags) if tag == parsed.tokens[i].tag]
+
+
+def retag(windows: list[list[str]], index: int) -> list[str]:
+    """Penn tag of ``index`` in each pre-tokenised window (spaCy's tok2vec and tagger only)."""
+    from spacy.tokens import Doc
+
+    from rome.core.parsing import get_parser
+
+    nlp = get_parser().nlp
+    docs = [Doc(nlp.vocab, words=w) for w in windows]
+    for name in ("tok2vec", "tagger"):
+        docs = list(nlp.get_pipe(name).pipe(docs))
+    return [doc[index].tag_ for doc in docs]

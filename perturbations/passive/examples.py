@@ -1,0 +1,26 @@
+"""Examples of the passive recipe: (input, expected output or skip), run by tests/test_perturbations_examples.py.
+
+The skip rows marked "issue" restate failure shapes reported in the issue; they are regression tests of
+the general rules, not evidence that the rules work (that is the validity cards' job)."""
+
+from perturbations.recipe import changes, skips
+
+EXAMPLES = (
+    changes("The police have arrested the suspect.", "The suspect has been arrested by the police."),
+    changes("The dog bit the man.", "The man was bitten by the dog."),
+    changes("Elon Musk founded Tesla in 2003.", "Tesla was founded in 2003 by Elon Musk."),
+    changes("Officials said the police arrested the suspect on Monday.",
+            "Officials said the suspect was arrested on Monday by the police.", why="a reported clause"),
+    changes("You can visit the museum today.", "The museum can be visited today.",
+            why="generic 'you' is dropped"),
+    skips("X is a cheap restaurant.", "copular clause"),
+    skips("Did the dog bite the man?", "question"),
+    skips("The hotel has wifi.", "middle verb (Quirk et al. 1985)"),
+    skips("This plan includes the right to vote.", "stative (WordNet verb.stative); issue"),
+    skips("The rate averages the costs of the year.", "stative (WordNet verb.stative); issue"),
+    skips("He demanded the resignation of the minister.", "pronoun agent; issue"),
+    skips("No one developed the vaccine.", "negative quantifier as agent; issue"),
+    skips("Women hold over sixty percent of the seats.", "middle verb, quantity object; issue"),
+    skips("A woman consults her cell phone.", "pronoun inside the object; issue"),
+    skips("The committee, after a long debate, rejected the proposal.", "punctuation inside; issue"),
+)
