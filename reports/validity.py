@@ -65,6 +65,8 @@ class CardStatus:
     n: int = 0
     counts: dict[str, int] = field(default_factory=dict)
     fingerprint: str | None = None
+    #: the card holds every variant the corpus gives (drawn with more asked for than exist)
+    exhausted: bool = False
 
     @property
     def valid(self) -> int:
@@ -87,7 +89,7 @@ class CardStatus:
         if self.rate is None:
             return UNMEASURED
         low, high = self.interval
-        text = f"{self.rate:.0%} [{low * 100:.0f}, {high * 100:.0f}] n={self.n}"
+        text = f"{self.rate:.0%} [{low * 100:.0f}, {high * 100:.0f}] n={self.n}" + (" (all)" if self.exhausted else "")
         return text + (f" {STALE}" if self.state == STALE else "")
 
 
@@ -128,7 +130,8 @@ def card_statuses(name: str, fingerprint: str | None, cards_dir: Path | None = N
         judged_under = {line["fingerprint"] for line in lines}
         state = CURRENT if fingerprint is not None and judged_under == {fingerprint} else STALE
         out[expectation] = CardStatus(name, expectation, state, len(lines), dict(Counter(x["label"] for x in lines)),
-                                      next(iter(judged_under)) if len(judged_under) == 1 else None)
+                                      next(iter(judged_under)) if len(judged_under) == 1 else None,
+                                      exhausted=all(bool(line.get("exhausted")) for line in lines))
     return out
 
 
@@ -193,9 +196,12 @@ def draw_card(suite, n: int, seed: int) -> list[dict[str, Any]]:
     perturbation = reseeded.build_perturbation()
     fingerprint = perturbation_fingerprint(perturbation)
     cases, _ = build_cases(reseeded, n, cache=None, perturbation=perturbation)
+    # fewer than n: the corpus has no more variants of this perturbation, so the card holds them all
+    exhausted = len(cases) < n
     return [{"card": perturbation.card_name(), "suite": suite.name, "corpus": suite.corpus,
              "source_id": c.source_id, "text": c.original, "variant": c.variant, "edits": c.edits,
-             "expectation": c.expectation, "label": "", "note": "", "fingerprint": fingerprint, "seed": seed}
+             "expectation": c.expectation, "label": "", "note": "", "fingerprint": fingerprint, "seed": seed,
+             "exhausted": exhausted}
             for c in cases]
 
 

@@ -112,7 +112,8 @@ def test_every_shipped_suite_has_a_current_card_of_60_on_every_shipped_corpus():
     for corpus, suite, card, status in rows:
         assert status.state == CURRENT, (f"{suite} on {corpus}: card {card} is {status.state}: "
                                          "judge it (docs/validity.md)")
-        assert status.n >= 60
+        # 60 judged variants, or every variant the corpus has (a precision-first perturbation may find fewer)
+        assert status.n >= 60 or status.exhausted, f"{suite} on {corpus}: {status.expectation} n={status.n}"
 
 
 def test_a_row_never_borrows_another_corpus_card(tmp_path):
