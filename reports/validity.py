@@ -181,13 +181,16 @@ def validity_markdown(rows: list[tuple[str, str, str, CardStatus]]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def draw_card(suite, n: int, seed: int) -> list[dict[str, Any]]:
-    """``n`` unlabelled card lines from ``suite``'s corpus walked in the order of ``seed`` (no metric runs).
+def draw_card(suite, n: int, seed: int, per_expectation: bool = False) -> list[dict[str, Any]]:
+    """``n`` unlabelled card lines from ``suite``'s corpus walked in the order of ``seed`` (no metric runs);
+    ``per_expectation``: the first ``n`` of each expectation instead (a kind whose rare side, e.g. the
+    adjective synonyms, would otherwise be crowded out by its frequent one; walks the whole corpus).
 
     The suite's own case pipeline is used (:func:`suites.harness.runner.build_cases`), with ``seed`` in
     place of the suite's, so the card samples what the suite perturbs on that corpus but not its cases.
+    A side with fewer than ``n`` variants is marked ``exhausted``: the card holds every one the corpus has.
     """
-    from suites.harness.runner import build_cases
+    from suites.harness.runner import UNLIMITED, build_cases
     from suites.harness.spec import perturbation_fingerprint
 
     if suite.direct_cases:
@@ -195,13 +198,25 @@ def draw_card(suite, n: int, seed: int) -> list[dict[str, Any]]:
     reseeded = suite.configured(seed=seed)
     perturbation = reseeded.build_perturbation()
     fingerprint = perturbation_fingerprint(perturbation)
-    cases, _ = build_cases(reseeded, n, cache=None, perturbation=perturbation)
-    # fewer than n: the corpus has no more variants of this perturbation, so the card holds them all
-    exhausted = len(cases) < n
+    cases, _ = build_cases(reseeded, UNLIMITED if per_expectation else n, cache=None, perturbation=perturbation)
+    by_expectation: dict[str, list] = {}
+    for case in cases:
+        by_expectation.setdefault(case.expectation, []).append(case)
+    if per_expectation:  # the first n of each side, in the walk's order
+        taken: Counter = Counter()
+        kept = []
+        for case in cases:
+            if taken[case.expectation] < n:
+                taken[case.expectation] += 1
+                kept.append(case)
+        cases = kept
+        exhausted = {e: len(found) < n for e, found in by_expectation.items()}
+    else:
+        exhausted = dict.fromkeys(by_expectation, len(cases) < n)
     return [{"card": perturbation.card_name(), "suite": suite.name, "corpus": suite.corpus,
              "source_id": c.source_id, "text": c.original, "variant": c.variant, "edits": c.edits,
              "expectation": c.expectation, "label": "", "note": "", "fingerprint": fingerprint, "seed": seed,
-             "exhausted": exhausted}
+             "exhausted": exhausted[c.expectation]}
             for c in cases]
 
 

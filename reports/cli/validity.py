@@ -26,6 +26,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="corpus to report or draw from: a shipped corpus or a JSONL of {id, reference, original} "
                         "lines; repeatable (default: every shipped corpus; --draw: the suite's own)")
     p.add_argument("--n", type=int, default=60, help="variants to draw (default 60)")
+    p.add_argument("--per-expectation", action="store_true",
+                   help="--draw: the first N variants of each expectation (e.g. adjective synonyms and antonyms)")
     p.add_argument("--seed", type=int, default=2026, help="seed of the drawn sample (default 2026)")
     p.add_argument("--out", type=Path, default=None,
                    help="where --draw writes (default: <cards>/<corpus>/<card>.todo.jsonl)")
@@ -53,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
         if args.data and len(args.data) > 1:
             raise InputError("--draw takes one --data")
         suite = load_suite(args.draw).configured(data=args.data[0] if args.data else None)
-        lines = draw_card(suite, args.n, args.seed)
+        lines = draw_card(suite, args.n, args.seed, args.per_expectation)
         if not lines:
             raise InputError(f"suite {args.draw!r}: the perturbation changed none of the texts tried")
         out = write_card(lines, args.out or card_path(lines[0]["card"], suite.corpus, cards).with_suffix(".todo.jsonl"))
