@@ -40,6 +40,8 @@ LABELS = {
 }
 GOOD_LABEL = {"invariant": "valid", "decrease": "intended"}
 CURRENT, STALE, UNMEASURED = "current", "STALE", "UNMEASURED"
+#: the cell of a side the corpus gives no variant of (so its row has no cases either)
+NO_VARIANTS = "no variants"
 
 
 def default_cards_dir() -> Path:
@@ -87,7 +89,7 @@ class CardStatus:
     def cell(self) -> str:
         """``91% [83, 96] n=60`` (+ ``STALE``), or ``UNMEASURED``."""
         if self.rate is None:
-            return UNMEASURED
+            return NO_VARIANTS if self.exhausted else UNMEASURED
         low, high = self.interval
         text = f"{self.rate:.0%} [{low * 100:.0f}, {high * 100:.0f}] n={self.n}" + (" (all)" if self.exhausted else "")
         return text + (f" {STALE}" if self.state == STALE else "")
@@ -132,6 +134,12 @@ def card_statuses(name: str, fingerprint: str | None, cards_dir: Path | None = N
         out[expectation] = CardStatus(name, expectation, state, len(lines), dict(Counter(x["label"] for x in lines)),
                                       next(iter(judged_under)) if len(judged_under) == 1 else None,
                                       exhausted=all(bool(line.get("exhausted")) for line in lines))
+    # a side the whole corpus gave no variant of (drawn --per-expectation): nothing to judge, and no cases
+    first = next(iter(by_expectation.values()), [{}])[0]
+    for expectation, count in (first.get("found") or {}).items():
+        if count == 0 and expectation not in out:
+            some = next(iter(out.values()))
+            out[expectation] = CardStatus(name, expectation, some.state, 0, {}, some.fingerprint, exhausted=True)
     return out
 
 
@@ -213,11 +221,17 @@ def draw_card(suite, n: int, seed: int, per_expectation: bool = False) -> list[d
         exhausted = {e: len(found) < n for e, found in by_expectation.items()}
     else:
         exhausted = dict.fromkeys(by_expectation, len(cases) < n)
+    # every expectation the suite checks, with how many variants of it the walk found (0: none on this corpus)
+    found = {e: len(by_expectation.get(e, [])) for e in sorted({*by_expectation, *_checked(suite)})}
     return [{"card": perturbation.card_name(), "suite": suite.name, "corpus": suite.corpus,
              "source_id": c.source_id, "text": c.original, "variant": c.variant, "edits": c.edits,
              "expectation": c.expectation, "label": "", "note": "", "fingerprint": fingerprint, "seed": seed,
-             "exhausted": exhausted[c.expectation]}
+             "exhausted": exhausted[c.expectation], **({"found": found} if per_expectation else {})}
             for c in cases]
+
+
+def _checked(suite) -> set[str]:
+    return {c.expectation for c in suite.case_checks}
 
 
 def write_card(lines: list[dict[str, Any]], path: Path) -> Path:

@@ -50,16 +50,17 @@ def distinct(lines: list[dict]) -> list[dict]:
 
 
 def _copy_of_repetition(tmp_path: Path, monkeypatch):
-    """A copy of perturbations/repetition.py (and base.py) in a package folder of its own, imported by path."""
+    """A copy of perturbations/repetition/ (and base.py) in a package folder of its own, imported by path."""
     package = tmp_path / "perturbations"
-    package.mkdir()
-    for name in ("repetition.py", "base.py"):
-        shutil.copy(ROOT / "perturbations" / name, package / name)
-    spec = importlib.util.spec_from_file_location("copied_repetition", package / "repetition.py")
+    (package / "repetition").mkdir(parents=True)
+    shutil.copy(ROOT / "perturbations" / "base.py", package / "base.py")
+    (package / "__init__.py").write_text("")
+    shutil.copy(ROOT / "perturbations" / "repetition" / "__init__.py", package / "repetition" / "__init__.py")
+    spec = importlib.util.spec_from_file_location("copied_repetition", package / "repetition" / "__init__.py")
     module = importlib.util.module_from_spec(spec)
     monkeypatch.setitem(sys.modules, "copied_repetition", module)  # inspect.getmodule finds it
     spec.loader.exec_module(module)
-    return package / "repetition.py", module.Repetition()
+    return package / "repetition" / "__init__.py", module.Repetition()
 
 
 def test_a_card_goes_stale_when_its_perturbation_is_edited(tmp_path, monkeypatch):
@@ -89,7 +90,7 @@ def test_cards_are_validated(tmp_path):
 
 def test_a_line_judged_twice_is_refused_not_counted_twice(tmp_path):
     """Issue "ground" #8: a card appended to itself gave n = 120 and narrowed [89, 99] to [92, 99], silently."""
-    shipped = ROOT / "perturbations" / "cards" / "passive.jsonl"
+    shipped = ROOT / "perturbations" / "cards" / "dialogue" / "history" / "passive-seed2026.jsonl"
     doubled = tmp_path / "passive.jsonl"
     lines = shipped.read_text(encoding="utf-8").splitlines()
     doubled.write_text("\n".join(lines + lines) + "\n", encoding="utf-8")
@@ -120,13 +121,14 @@ def test_a_row_never_borrows_another_corpus_card(tmp_path):
     """A suite run on news gets the news card or UNMEASURED, even when a dialogue card of the same
     perturbation and fingerprint exists."""
     cards, out = tmp_path / "cards", tmp_path / "out"
-    write_card([card_line("intended", "fp-r")] * 10, cards / "dialogue" / "repetition.jsonl")
+    write_card(distinct([card_line("intended", "fp-r")] * 10), cards / "dialogue" / "repetition.jsonl")
     _suite_output(out, "repetition", "repetition", "fp-r", {}, corpus="dialogue")
     _suite_output(out, "repetition--news", "repetition", "fp-r", {}, corpus="news")
     rows = [row_validity(s, "decrease", cards) for s in load_suites(out)]
     by_corpus = {s.summary["corpus"]: status for s, status in zip(load_suites(out), rows)}
     assert by_corpus["dialogue"].rate == 1.0 and by_corpus["news"].state == UNMEASURED
-    write_card([card_line("intended", "fp-r")] * 6 + [card_line("broken", "fp-r")] * 4, cards / "news" / "repetition.jsonl")
+    write_card(distinct([card_line("intended", "fp-r")] * 6 + [card_line("broken", "fp-r")] * 4),
+               cards / "news" / "repetition.jsonl")
     news = next(s for s in load_suites(out) if s.summary["corpus"] == "news")
     assert row_validity(news, "decrease", cards).rate == 0.6
 
@@ -134,7 +136,8 @@ def test_a_row_never_borrows_another_corpus_card(tmp_path):
 def test_validity_command(tmp_path, capsys):
     assert main(["validity"]) == 0
     out = capsys.readouterr().out
-    assert "| text_transformation | textfooler | invariant |" in out and "current" in out
+    assert "| dialogue | text_transformation | textfooler | invariant |" in out
+    assert "| news | text_transformation | textfooler | invariant |" in out
     assert main(["validity", "--cards", str(tmp_path / "none")]) == 2
     todo = tmp_path / "todo.jsonl"
     assert main(["validity", "--draw", "repetition", "--n", "3", "--seed", "7", "--out", str(todo)]) == 0
@@ -194,8 +197,20 @@ def test_demetr_rows_are_marked_where_rome_trained_on_one_of_their_categories(tm
                    "rome": ["repetition", "critical_id20_shuffled", "minor_id2_repeat4"], "bleu": []}}
     (folder / "summary.json").write_text(json.dumps(summary))
     table = robustness.checks_table(robustness.build_report(out, cards_dir=tmp_path / "cards"))
-    rows = {(r[0], r[1]): r for r in table.rows}
+    rows = {(r[1], r[2]): r[:1] + r[2:5] + r[6:] for r in table.rows}  # without corpus and coverage
     assert rows["demetr", "critical"][5].endswith("†") and rows["demetr", "minor"][5].endswith("†")
     assert not rows["demetr", "major"][5].endswith("†") and not rows["demetr", "controls"][5].endswith("†")
     assert not any(rows["demetr", c][4].endswith("†") for c in ("controls", "critical", "major", "minor"))
     assert "grammar classifier" in "\n".join(table.notes)
+
+
+def test_a_side_the_corpus_has_no_variant_of_is_said_so_not_unmeasured(tmp_path):
+    """An adjective card drawn per expectation on a corpus with antonyms but no synonym: the synonym side
+    is 'no variants' (nothing to judge, no cases), not UNMEASURED; a card with fewer than asked is 'all'."""
+    lines = [{**card_line("intended", "fp"), "card": "adjective", "exhausted": True,
+              "found": {"decrease": 2, "invariant": 0}, "source_id": f"s{i}"} for i in range(2)]
+    write_card(lines, tmp_path / "dialogue" / "adjective.jsonl")
+    statuses = card_statuses("adjective", "fp", tmp_path, "dialogue")
+    assert statuses["decrease"].cell() == "100% [34, 100] n=2 (all)"
+    assert statuses["invariant"].state == CURRENT and statuses["invariant"].cell() == "no variants"
+    assert statuses["invariant"].exhausted and statuses["invariant"].n == 0
