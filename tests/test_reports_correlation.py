@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 from scipy import stats as sps
 
-from reports.correlation import CorrelationConfig, run_correlation
 from reports.cli import main
+from reports.correlation import CorrelationConfig, run_correlation
 from rome.core.cache import ScoreCache
 from rome.data.judged import load_dataset
 
@@ -215,3 +215,18 @@ def test_bad_ratings_are_refused_before_any_metric_scores(tmp_path, capsys, bad,
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and f"{data}:4: rating {shown}" in err
     assert CountingBLEU.scored == 0 and not (tmp_path / "out").exists()
+
+
+def test_webnlg2020_correlation_runs_on_its_two_averages(tmp_path):
+    out = tmp_path / "w20"
+    assert main(["report", "correlation", "--dataset", "webnlg2020", "--metric", "bleu", "--n", "60",
+                 "--bootstrap", "0", "--coefficient", "spearman", "--out", str(out)]) == 0
+    rows = [r for r in read_rows(out / "correlations.csv") if r["group"] == "pooled"]
+    assert {r["criterion"] for r in rows} >= {"overall_adequacy", "overall_fluency"}
+    assert all(r["value"] not in ("", "nan") for r in rows)
+
+
+def test_webnlg2020_refuses_the_mr_protocol(tmp_path, capsys):
+    assert main(["report", "correlation", "--dataset", "webnlg2020", "--reference", "mr", "--metric", "bleu",
+                 "--out", str(tmp_path)]) == 2
+    assert "no meaning representation" in capsys.readouterr().err

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from reports import robustness
+from reports.cli import main
 from reports.validity import (
     CURRENT,
     STALE,
@@ -21,7 +22,6 @@ from reports.validity import (
     wilson_interval,
     write_card,
 )
-from reports.cli import main
 from rome.core.errors import InputError
 from suites.harness.spec import perturbation_fingerprint
 
