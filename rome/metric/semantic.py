@@ -193,13 +193,19 @@ def semantic_similarity(
     mode: str = "soft",
     delta: float = DELTA,
     idf: Mapping[str, float] | IdfTable | None = None,
+    rules: bool = True,
 ) -> SemanticResult:
-    """``F_sem = 1 - EMD(H, R)`` for one pair; ``idf`` defaults to the general-English table."""
+    """``F_sem = 1 - EMD(H, R)`` for one pair; ``idf`` defaults to the general-English table.
+
+    ``rules=False`` (``rome/paper``) drops this project's word rules (one lemma one word, numbers,
+    the passive's weightless markers): plain cosines and plain TF-IDF weights, as the paper has them.
+    """
     if len(ref) == 0 or len(hyp) == 0:
         return SemanticResult(0.0, np.ones((len(ref), len(hyp))), np.zeros(len(ref)), np.zeros(len(hyp)))
     table = idf if idf is not None else IdfTable.general()
-    distances = distance_matrix(word_similarity(ref, hyp), mode, delta)
-    m, n = content_weights(ref, table), content_weights(hyp, table)
+    distances = distance_matrix(word_similarity(ref, hyp, rules), mode, delta)
+    weigh = content_weights if rules else (lambda words, idf: tfidf_weights(words.keys, idf))
+    m, n = weigh(ref, table), weigh(hyp, table)
     return SemanticResult(1.0 - emd(m, n, distances), distances, m, n)
 
 

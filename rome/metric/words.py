@@ -158,7 +158,7 @@ def word_rules(ref: Words, hyp: Words) -> tuple[np.ndarray, np.ndarray]:
     return one_word, both & ~same
 
 
-def word_similarity(ref: Words, hyp: Words) -> np.ndarray:
+def word_similarity(ref: Words, hyp: Words, rules: bool = True) -> np.ndarray:
     """(p, q) cosines of the words' contextual vectors, with two facts a cosine misses.
 
     * Two words with one lemma are the same word (1.0): the encoder gives a word a different
@@ -169,9 +169,13 @@ def word_similarity(ref: Words, hyp: Words) -> np.ndarray:
       numbers MiniLM gave the old and new number a median cosine of 0.70 (70 % above TED-SE's
       theta), so a changed address, price or phone number cost almost nothing. A number word
       counts as its value (:func:`number_key`): *three* / *four* differ, *three* / *3* are one.
+
+    ``rules=False`` (``rome/paper``) gives the plain cosines, as the paper computes them.
     """
     if not len(ref) or not len(hyp):
         return np.zeros((len(ref), len(hyp)))
+    if not rules:
+        return np.clip(ref.unit @ hyp.unit.T, -1.0, 1.0)
     one_word, different_numbers = word_rules(ref, hyp)
     cos = np.where(one_word, 1.0, np.clip(ref.unit @ hyp.unit.T, -1.0, 1.0))
     return np.where(different_numbers, 0.0, cos)
