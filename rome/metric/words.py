@@ -47,6 +47,8 @@ class Words:
     inflections: tuple[str, ...] = ()
     #: each word's :func:`number_key`, kept so every pair does not recompute it; empty when unknown
     numbers: tuple[str | None, ...] = ()
+    #: whether each word is a clause operator (:func:`is_operator`); empty when unknown
+    operators: tuple[bool, ...] = ()
 
     def __len__(self) -> int:
         return len(self.words)
@@ -111,6 +113,27 @@ def meaning_inflection(pos: str, morph: str) -> str:
     if feature == "Tense" and features.get("VerbForm") != "Fin":
         return ""
     return f"{feature}={features[feature]}"
+
+
+#: the spaCy relation of a negation (UD writes ``Polarity=Neg`` on the word instead)
+NEGATION_DEPS = frozenset({"neg"})
+
+
+def is_operator(pos: str, dep: str, morph: str) -> bool:
+    """A closed-class word whose grammatical features change what its clause says, read from the
+    parser's Universal Dependencies features: a negation (``Polarity=Neg``, or spaCy's ``neg``
+    relation: *not*, *n't*, *never*), a modal (``VerbType=Mod``: *can*, *must*), a finite
+    auxiliary (``AUX`` with ``VerbForm=Fin``: the clause's tense and aspect, *was*, *has*, *will*),
+    and a comparative or superlative adverb or determiner (``Degree=Cmp|Sup``: *more*, *most*).
+    Any general-English idf makes these the lightest words of a sentence (they occur everywhere),
+    so changing one of them moved the EMD least of all.
+    """
+    features = dict(f.split("=", 1) for f in morph.split("|") if "=" in f)
+    if features.get("Polarity") == "Neg" or dep in NEGATION_DEPS or features.get("VerbType") == "Mod":
+        return True
+    if pos == "AUX" and features.get("VerbForm") == "Fin":
+        return True
+    return pos in ("ADV", "DET") and features.get("Degree") in ("Cmp", "Sup")
 
 
 def same_lemma(ref: Words, hyp: Words) -> np.ndarray:
@@ -235,6 +258,7 @@ def build_words(parsed: ParsedText, emb: TokenEmbeddings) -> Words:
         deps=tuple(t.dep for t in tokens),
         inflections=tuple(meaning_inflection(t.pos, t.morph) for t in tokens),
         numbers=tuple(number_key(t.text, t.pos) for t in tokens),
+        operators=tuple(is_operator(t.pos, t.dep, t.morph) for t in tokens),
     )
 
 
