@@ -51,8 +51,16 @@ def _operators(ref, hyp, idf):
     return semantic_similarity(ref, hyp, "std", idf=idf, operators=True).f_sem, ted_similarity(ref, hyp)
 
 
-#: configuration name -> (ref Words, hyp Words, idf) -> (F_sem, F_ted)
-CONFIGS = {"current": _current, "operators": _operators}
+def _paper(ref, hyp, idf):
+    from rome.metric.semantic import semantic_similarity
+    from rome.metric.tree_edit import ted_similarity
+
+    return semantic_similarity(ref, hyp, "soft", idf=idf, rules=False).f_sem, ted_similarity(ref, hyp, rules=False)
+
+
+#: configuration name -> (ref Words, hyp Words, idf) -> (F_sem, F_ted); ``paper`` is rome/paper, scored
+#: by its committed network (reported beside the shipped code, never a candidate for it)
+CONFIGS = {"current": _current, "operators": _operators, "paper": _paper}
 
 
 def sources() -> dict:
@@ -94,8 +102,14 @@ def compute(pairs: list[tuple[str, str]], configs: list[str], batch: int = 1024)
     return out
 
 
-def scores_of(data: dict, pairs: list, features: np.ndarray) -> dict:
+def scores_of(data: dict, pairs: list, features: np.ndarray, config: str = "current") -> dict:
+    from rome.metric.scorer import load_scorer
     from rome.training.scorer import train_penalty
+
+    if config == "paper":
+        return dict(zip(pairs, load_scorer("paper")(features).tolist()))
+    if config.endswith(":f_sem"):
+        return dict(zip(pairs, features[:, 0].tolist()))
 
     row = {p: i for i, p in enumerate(pairs)}
     x = np.array([features[row[(h, r)]] for h, r, _ in data["train"]])
@@ -167,6 +181,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--store", type=Path, required=True)
     parser.add_argument("--candidate", action="append", required=True, choices=[c for c in CONFIGS if c != "current"])
+    parser.add_argument("--f-sem", action="store_true", help="also each configuration's F_sem alone (ablation)")
     args = parser.parse_args(argv)
     configs = ["current", *args.candidate]
     stored = pickle.loads(args.store.read_bytes()) if args.store.exists() else {}
@@ -182,8 +197,18 @@ def main(argv: list[str] | None = None) -> int:
     units = {}
     for c in configs:
         print(c)
-        units[c] = per_unit(data, scores_of(data, pairs, stored["features"][c]))
-    for c in args.candidate:
+        units[c] = per_unit(data, scores_of(data, pairs, stored["features"][c], c))
+        if args.f_sem:
+            units[f"{c}:f_sem"] = per_unit(data, scores_of(data, pairs, stored["features"][c], f"{c}:f_sem"))
+    for c, u in units.items():
+        print(f"{c}: DEMETR by category " + ", ".join(f"{k.split('_', 1)[1]} {np.mean(v):.3f}"
+                                                      for k, v in sorted(u["demetr"].items())))
+        print(f"{c}: suites " + ", ".join(f"{k} {np.mean(v):.3f}" for k, v in u["suites"].items()))
+        for name in RATINGS:
+            metric, human = u[name]
+            rho = [_spearman_mean(metric, human[:, [k]]) for k in range(human.shape[1])]
+            print(f"{c}: {name} " + " / ".join(f"{r:.3f}" for r in rho))
+    for c in [*args.candidate, *(f"{c}:f_sem" for c in configs if args.f_sem)]:
         print(f"\n{c} against current: source, current, candidate, paired 95 % interval of the change")
         better = 0
         for source, (old, new, low, high) in compare(units["current"], units[c]).items():
