@@ -63,11 +63,24 @@ def _paper(ref, hyp, idf):
 CONFIGS = {"current": _current, "operators": _operators, "paper": _paper}
 
 
-def sources() -> dict:
+def sources(per_category: int | None = None, max_rated: int | None = None) -> dict:
+    """Every source's units; ``per_category`` / ``max_rated``: a seeded sample of DEMETR's non-base items
+    per category and of each rating set's outputs (when the machine cannot afford all of them)."""
+    import random
+
     data = development_data()
+    rng = random.Random(SEED)
+    if per_category is not None:
+        by_category = defaultdict(list)
+        for item in data["demetr"]:
+            if item[2] != "base":
+                by_category[item[1]].append(item)
+        data["demetr"] = [it for c in sorted(by_category) for it in
+                          rng.sample(by_category[c], min(per_category, len(by_category[c])))]
     for name in RATINGS:
         items, refs, _ = with_references(load_dataset(name).items, "human")
-        data[name] = [(it.hypothesis, tuple(r), {c: it.human[c] for c in RATINGS[name]}) for it, r in zip(items, refs)]
+        rows = [(it.hypothesis, tuple(r), {c: it.human[c] for c in RATINGS[name]}) for it, r in zip(items, refs)]
+        data[name] = rows if max_rated is None or len(rows) <= max_rated else rng.sample(rows, max_rated)
     return data
 
 
@@ -182,11 +195,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--store", type=Path, required=True)
     parser.add_argument("--candidate", action="append", required=True, choices=[c for c in CONFIGS if c != "current"])
     parser.add_argument("--f-sem", action="store_true", help="also each configuration's F_sem alone (ablation)")
+    parser.add_argument("--demetr-per-category", type=int, default=None, help="seeded sample of non-base items")
+    parser.add_argument("--max-rated", type=int, default=None, help="seeded sample of each rating set's outputs")
     args = parser.parse_args(argv)
     configs = ["current", *args.candidate]
     stored = pickle.loads(args.store.read_bytes()) if args.store.exists() else {}
     if "data" not in stored:
-        stored["data"] = sources()
+        stored["data"] = sources(args.demetr_per_category, args.max_rated)
+        print({k: len(v) for k, v in stored["data"].items() if k != "suites"},
+              {k: len(v) for k, v in stored["data"]["suites"].items()}, flush=True)
         stored["pairs"] = all_pairs(stored["data"])
         stored["features"] = {}
     missing = [c for c in configs if c not in stored["features"]]
