@@ -182,3 +182,19 @@ def test_the_sfrest_sides_are_datasets_and_say_what_they_were_used_for():
     assert "development" in heldout.notes["split"] and "trained RoMe" in train.notes["split"]
     assert "trained RoMe" in whole.notes["split"]
     assert "sfrest-heldout" in heldout.describe()
+
+
+def test_webnlg2020_is_a_development_rating_set_with_human_references_only():
+    """WebNLG+ 2020 (``--dataset webnlg2020``): every output, its references and seven mean criteria."""
+    data = datasets.load_dataset("WebNLG2020")
+    assert data.name == "webnlg2020" and len(data.items) == 2847 and len(data.systems) == 16
+    assert data.notes["outputs without human scores (left out)"] == 1  # one shared row has no ratings
+    assert {"overall_adequacy", "overall_fluency", "correctness", "fluency"} <= set(data.criteria)
+    assert len({it.id for it in data.items}) == 2847
+    assert all(it.references and set(it.human) == set(data.criteria) for it in data.items)
+    assert all(0 <= it.human["overall_adequacy"] <= 100 for it in data.items)
+    assert "development" in data.describe()
+    kept, refs, left_out = datasets.with_references(data.items, "human")
+    assert len(kept) == 2847 and left_out == 0 and refs[0] == list(data.items[0].references)
+    with pytest.raises(InputError, match="no meaning representation"):
+        datasets.with_references(data.items, "mr")  # the shared files hold no input triples

@@ -246,3 +246,18 @@ def test_long_runs_say_what_they_are_doing_even_without_a_terminal(tmp_path, cap
     err = capsys.readouterr().err
     assert "scoring bleu: 6 items" in err and "scoring chrf: 6 items" in err
     assert "correlating 2 metrics with 1 criteria" in err and "20 bootstrap resamples" in err
+
+
+def test_webnlg2020_correlation_runs_on_its_two_averages(tmp_path):
+    out = tmp_path / "w20"
+    assert main(["report", "correlation", "--dataset", "webnlg2020", "--metric", "bleu", "--n", "60",
+                 "--bootstrap", "0", "--coefficient", "spearman", "--out", str(out)]) == 0
+    rows = [r for r in read_rows(out / "correlations.csv") if r["group"] == "pooled"]
+    assert {r["criterion"] for r in rows} >= {"overall_adequacy", "overall_fluency"}
+    assert all(r["value"] not in ("", "nan") for r in rows)
+
+
+def test_webnlg2020_refuses_the_mr_protocol(tmp_path, capsys):
+    assert main(["report", "correlation", "--dataset", "webnlg2020", "--reference", "mr", "--metric", "bleu",
+                 "--out", str(tmp_path)]) == 2
+    assert "no meaning representation" in capsys.readouterr().err

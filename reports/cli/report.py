@@ -21,7 +21,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
     c = kinds.add_parser("correlation", help="correlate every metric with human judgments")
     c.add_argument("--dataset", required=True, action="append",
-                   help="bagel | sfhotel | sfrest | sfrest-heldout (development ratings) | sfrest-train | "
+                   help="bagel | sfhotel | sfrest | sfrest-heldout, webnlg2020 (development ratings) | sfrest-train | "
                         "webnlg2017 (with --path) | a JSONL file in the item format (a .csv path is read as "
                         "the WebNLG 2017 format); repeat for a side-by-side table")
     c.add_argument("--path", type=Path, default=None, help="the data file (required for webnlg2017)")

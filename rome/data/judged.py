@@ -9,6 +9,11 @@ correlation report never needs to know where the data came from.
   ``sfrest-train`` are the two sides of the data layer's one SFREST split: the held-out side's
   ratings are the *development* ratings (no learned part saw its texts; BAGEL and SFHOTEL are the
   evaluation ratings), the train side's references trained RoMe's scorer.
+* WebNLG+ 2020 (``webnlg2020``, :mod:`rome.data.webnlg2020`): 2,847 rated outputs (of 2,848; one
+  has no scores and is left out, said in ``notes``) of 16 systems on 178 DBpedia inputs, 1-4 human references each, mean rater scores (0-100) for the five rater criteria
+  and the organisers' two averages. *Development* ratings: no learned part of RoMe saw them. The
+  input triples are not shipped, so only human references can be used (``--reference mr`` is an
+  error).
 * WebNLG 2017 human evaluation: the organisers' CSV (not shipped; pass its path). Rows of
   team ``webnlg`` are the human references of their ``mr`` and are not scored as a system;
   empty or ``null`` system texts are kept as empty hypotheses and counted in ``notes``.
@@ -35,6 +40,8 @@ from typing import Any
 from rome.core.errors import InputError
 from rome.core.jsonl import read_jsonl, require_text
 from rome.data.novikova import NOVIKOVA_CRITERIA, Part, load_rows, mr_as_text, novikova_path
+from rome.data.webnlg2020 import CRITERIA as WEBNLG2020_CRITERIA
+from rome.data.webnlg2020 import load_webnlg2020, webnlg_dir
 
 NOVIKOVA = {"bagel": "bagel.jsonl", "sfhotel": "sfhotel.jsonl", "sfrest": "sfrest.jsonl"}
 #: one side of the SFREST split as a dataset name -> the data layer's part
@@ -283,14 +290,38 @@ def load_webnlg2017(path: str | Path) -> JudgedDataset:
     return JudgedDataset("webnlg2017", str(path), WEBNLG_CRITERIA, items, notes)
 
 
+def load_webnlg2020_judged(directory: str | Path | None = None) -> JudgedDataset:
+    """WebNLG+ 2020's rated outputs (development ratings) with their human references.
+
+    The MR field is empty (the shared files hold no input triples), so the MR protocol refuses it.
+    """
+    rows = load_webnlg2020(Path(directory) if directory is not None else None)
+    rated = [row for row in rows if row.human]
+    criteria = tuple(c for c in WEBNLG2020_CRITERIA if rated and all(c in row.human for row in rated))
+    if not criteria:
+        raise InputError(f"{directory or webnlg_dir()}: no criterion is rated on every rated output")
+    items = [JudgedItem(row.id, "webnlg2020", row.system, "", row.hypothesis, row.references,
+                        {c: row.human[c] for c in criteria}) for row in rated]
+    data = JudgedDataset("webnlg2020", "../shared/data/webnlg2020", criteria, items)
+    data.notes["split"] = "development ratings: no learned part of RoMe saw these inputs or texts"
+    if len(rated) < len(rows):
+        data.notes["outputs without human scores (left out)"] = len(rows) - len(rated)
+    empty = sum(not it.hypothesis.strip() for it in items)
+    if empty:
+        data.notes["empty hypotheses (scored as empty)"] = empty
+    return data
+
+
 def load_dataset(name_or_path: str, path: str | Path | None = None) -> JudgedDataset:
-    """``bagel|sfhotel|sfrest|sfrest-heldout|sfrest-train``, ``webnlg2017`` (needs ``path``), or a
-    JSONL (or WebNLG-format CSV) path."""
+    """``bagel|sfhotel|sfrest|sfrest-heldout|sfrest-train``, ``webnlg2020`` (``path``: another copy
+    of its folder), ``webnlg2017`` (needs ``path``), or a JSONL (or WebNLG-format CSV) path."""
     key = name_or_path.lower()
     if key in NOVIKOVA:
         return load_novikova(key)
     if key in SFREST_SIDES:
         return load_novikova("sfrest", SFREST_SIDES[key])
+    if key == "webnlg2020":
+        return load_webnlg2020_judged(path)
     if key == "webnlg2017":
         if path is None:
             raise InputError("webnlg2017 is not shipped: give the human-evaluation CSV with --path FILE")
@@ -299,7 +330,7 @@ def load_dataset(name_or_path: str, path: str | Path | None = None) -> JudgedDat
     if file.suffix.lower() == ".csv":
         return load_webnlg2017(file)
     if not file.is_file():
-        known = ", ".join([*NOVIKOVA, *SFREST_SIDES, "webnlg2017"])
+        known = ", ".join([*NOVIKOVA, *SFREST_SIDES, "webnlg2020", "webnlg2017"])
         raise InputError(f"unknown dataset {name_or_path!r}: use one of {known} or a JSONL file path")
     return load_jsonl(file)
 
@@ -308,6 +339,10 @@ def with_references(items: Sequence[JudgedItem], mode: str) -> tuple[list[Judged
     """Items that can be scored under reference ``mode`` (``human`` or ``mr``), their references,
     and how many items were left out because they have no human reference."""
     if mode == "mr":
+        no_mr = next((it for it in items if not it.mr.strip()), None)
+        if no_mr is not None:
+            raise InputError(f"{no_mr.dataset}: item {no_mr.id!r} has no meaning representation; "
+                             "use --reference human")
         return list(items), [[item_mr_as_text(it)] for it in items], 0
     if mode != "human":
         raise InputError(f"unknown reference mode {mode!r}; use human or mr")

@@ -16,9 +16,10 @@ from rome.metric.metric import (
     rome_align,
     rome_emd_std,
     rome_grammar,
+    rome_paper,
     rome_soft,
     rome_ted,
 )
 
 __all__ = ["VARIANTS", "Components", "RoMe", "components", "load_grammar", "rome_align", "rome_emd_std",
-           "rome_grammar", "rome_soft", "rome_ted"]
+           "rome_grammar", "rome_paper", "rome_soft", "rome_ted"]

@@ -10,7 +10,14 @@ name               what scores                                          paper ro
 ``rome/soft``      ``F_sem`` as §3.1 (alignment + soft penalisation)    + EMD_soft
 ``rome/ted``       scorer over ``(F_sem, F_ted)``                       + TED-SE
 ``rome/grammar``   scorer over ``(F_sem, F_ted, F_g)``                  + Grammar (= rome)
+``rome/paper``     the paper's configuration (below)                    RoMe as published
 =================  ===================================================  ==================
+
+``rome/paper`` is the published RoMe on this project's encoder, parser, grammar classifier and
+training data: ``F_sem`` of ``rome/soft`` (hard alignment + soft penalty), TED-SE over the
+parser's own trees, ``F_g``, all without this project's word rules (plain cosines, plain TF-IDF
+weights, no voice rule), combined by the paper's unconstrained two-layer feed-forward network
+(``scorer_paper.json``, ``python -m rome.training.scorer --form paper``).
 
 The scorers read the ``F_sem`` of ``rome/emd_std`` and subtract learned penalties for low
 ``F_ted`` and ``F_g`` from it (:class:`rome.metric.scorer.PenaltyScorer`, round 3). They read
@@ -49,7 +56,10 @@ VARIANTS: dict[str, tuple[str, str | None]] = {
     "soft": ("soft", None),
     "ted": ("std", "ted"),
     "grammar": ("std", "full"),
+    "paper": ("soft", "paper"),
 }
+#: scorer feature sets that read F_g
+GRAMMAR_SETS = ("full", "paper")
 
 
 #: the damage the grammar classifier was pre-trained to call damaged (``rome.training.grammar_corruptions.DAMAGES``,
@@ -166,7 +176,12 @@ class RoMe(Metric):
 
     @property
     def uses_grammar(self) -> bool:
-        return self.feature_set == "full"
+        return self.feature_set in GRAMMAR_SETS
+
+    @property
+    def rules(self) -> bool:
+        """This project's word rules (lemmas, numbers, voice); ``rome/paper`` computes without them."""
+        return self.variant != "paper"
 
     @property
     def scorer(self) -> Scorer | None:
@@ -209,8 +224,8 @@ class RoMe(Metric):
 
     def _pair_features(self, ref: Words, hyp: Words, idf: IdfTable | None) -> tuple[float, float]:
         table = idf if idf is not None else IdfTable([ref.keys, hyp.keys], name="pair")
-        f_sem = semantic_similarity(ref, hyp, self.mode, self.delta, table).f_sem
-        f_ted = ted_similarity(ref, hyp, self.theta) if self.uses_ted else np.nan
+        f_sem = semantic_similarity(ref, hyp, self.mode, self.delta, table, self.rules).f_sem
+        f_ted = ted_similarity(ref, hyp, self.theta, self.rules) if self.uses_ted else np.nan
         return f_sem, f_ted
 
     def _combine(self, feats: np.ndarray) -> np.ndarray:
@@ -257,6 +272,8 @@ class RoMe(Metric):
             ("delta", self.delta),
             ("idf", f"corpus:{len(self._idf_corpus)}" if self._idf_corpus is not None else self.idf_mode),
         ]
+        if not self.rules:
+            fields.append(("word-rules", "none"))
         if self.uses_ted:
             fields += [("ted", "zhang-shasha"), ("theta", self.theta), ("parser", self.parser.name)]
             fields.append(("scorer", f"{self.feature_set}:{file_digest(weights_path(self.feature_set))[:12]}"))
@@ -338,6 +355,12 @@ def rome_ted(**options) -> RoMe:
 def rome_grammar(**options) -> RoMe:
     """Table 5, row 5: the full RoMe (``F_sem``, ``F_ted``, ``F_g``)."""
     return RoMe(variant="grammar", **options)
+
+
+@_variant
+def rome_paper(**options) -> RoMe:
+    """RoMe as published (§3.1-3.4): aligned, softly penalised EMD, plain TED-SE, grammar, the network."""
+    return RoMe(variant="paper", **options)
 
 
 _default: RoMe | None = None

@@ -30,7 +30,8 @@ from rome.core.errors import ResourceMissingError
 
 WEIGHTS_DIR = Path(__file__).resolve().parent / "weights"
 #: feature sets of the Table 5 rows that use the network
-FEATURE_SETS = {"ted": ("f_sem", "f_ted"), "full": ("f_sem", "f_ted", "f_g")}
+FEATURE_SETS = {"ted": ("f_sem", "f_ted"), "full": ("f_sem", "f_ted", "f_g"),
+                "paper": ("f_sem", "f_ted", "f_g")}
 #: hidden-unit activations a weights file may name
 ACTIVATIONS = ("relu", "sigmoid")
 
@@ -163,12 +164,14 @@ def weights_path(feature_set: str) -> Path:
 
 
 def load_scorer(feature_set: str) -> Scorer:
-    """The committed scorer for ``"ted"`` (F_sem, F_ted) or ``"full"`` (+ F_g)."""
+    """The committed scorer for ``"ted"`` (F_sem, F_ted), ``"full"`` (+ F_g) or ``"paper"`` (``rome/paper``'s
+    network over its own three features)."""
     path = weights_path(feature_set)
     if not path.exists():
         raise ResourceMissingError(
             f"RoMe scorer weights {path.name} are missing; train them with `python -m rome.training.scorer`"
-            + (" (needs the grammar classifier's weights first)" if feature_set == "full" else "")
+            + (" --form paper" if feature_set == "paper" else "")
+            + (" (needs the grammar classifier's weights first)" if feature_set != "ted" else "")
         )
     return read_scorer(path)
 

@@ -35,6 +35,7 @@ from rome.metric.words import (
     UD_AGENT,
     Words,
     passive_markers,
+    same_lemma,
     word_rules,
 )
 
@@ -104,12 +105,15 @@ def _postorder(heads: dict[int, int], keys: dict[int, float]) -> tuple[list[int]
     return order, leftmost, sorted(keyroots)
 
 
-def node_equality(ref: Words, hyp: Words, theta: float = THETA) -> np.ndarray:
+def node_equality(ref: Words, hyp: Words, theta: float = THETA, rules: bool = True) -> np.ndarray:
     """(p, q) boolean matrix: one word (:func:`rome.metric.words.word_rules`: same lemma, unless an
     inflection that carries meaning differs; same number), or cosine of the words' vectors >
-    ``theta``; never two different numbers (as in the EMD)."""
+    ``theta``; never two different numbers (as in the EMD). ``rules=False`` (``rome/paper``): the
+    paper's equality, same lemma (a node *is* its lemma) or cosine > ``theta``."""
     if not len(ref) or not len(hyp):
         return np.zeros((len(ref), len(hyp)), dtype=bool)
+    if not rules:
+        return (ref.unit @ hyp.unit.T > theta) | same_lemma(ref, hyp)
     one_word, different_numbers = word_rules(ref, hyp)
     return ((ref.unit @ hyp.unit.T > theta) | one_word) & ~different_numbers
 
@@ -126,8 +130,13 @@ def tree_edit_distance(ref: Words, hyp: Words, theta: float = THETA) -> float:
 
 
 
-def _distance(ref: Words, hyp: Words, tree_a: Tree, tree_b: Tree, theta: float) -> float:
-    equal = node_equality(ref, hyp, theta)
+def parse_tree(words: Words) -> Tree:
+    """The parser's dependency tree as it is (``rome/paper``: no voice rule), in word order."""
+    return dict(enumerate(words.heads)), {i: float(i) for i in range(len(words))}
+
+
+def _distance(ref: Words, hyp: Words, tree_a: Tree, tree_b: Tree, theta: float, rules: bool = True) -> float:
+    equal = node_equality(ref, hyp, theta, rules)
     order_a, left_a, keys_a = _postorder(*tree_a)
     order_b, left_b, keys_b = _postorder(*tree_b)
     change = [
@@ -163,10 +172,14 @@ def _forest_distance(i: int, j: int, left_a, left_b, change, dist) -> None:
                 row[y] = min(prev[y] + 1, row[y - 1] + 1, fd[p][q] + dist[a][b])
 
 
-def ted_similarity(ref: Words, hyp: Words, theta: float = THETA) -> float:
-    """``F_ted = 1 - TED / (n_R + n_H)`` over the trees' nodes (see the module doc for why this bound)."""
-    tree_a, tree_b = active_tree(ref), active_tree(hyp)
+def ted_similarity(ref: Words, hyp: Words, theta: float = THETA, rules: bool = True) -> float:
+    """``F_ted = 1 - TED / (n_R + n_H)`` over the trees' nodes (see the module doc for why this bound).
+
+    ``rules=False`` (``rome/paper``): the parser's trees as they are and the paper's node equality.
+    """
+    tree = active_tree if rules else parse_tree
+    tree_a, tree_b = tree(ref), tree(hyp)
     total = len(tree_a[0]) + len(tree_b[0])
     if total == 0:
         return 1.0
-    return float(np.clip(1.0 - _distance(ref, hyp, tree_a, tree_b, theta) / total, 0.0, 1.0))
+    return float(np.clip(1.0 - _distance(ref, hyp, tree_a, tree_b, theta, rules) / total, 0.0, 1.0))

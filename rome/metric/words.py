@@ -48,6 +48,8 @@ class Words:
     inflections: tuple[str, ...] = ()
     #: each word's :func:`number_key`, kept so every pair does not recompute it; empty when unknown
     numbers: tuple[str | None, ...] = ()
+    #: whether each word is a clause operator (:func:`is_operator`); empty when unknown
+    operators: tuple[bool, ...] = ()
 
     def __len__(self) -> int:
         return len(self.words)
@@ -114,6 +116,27 @@ def meaning_inflection(pos: str, morph: str) -> str:
     return f"{feature}={features[feature]}"
 
 
+#: the spaCy relation of a negation (UD writes ``Polarity=Neg`` on the word instead)
+NEGATION_DEPS = frozenset({"neg"})
+
+
+def is_operator(pos: str, dep: str, morph: str) -> bool:
+    """A closed-class word whose grammatical features change what its clause says, read from the
+    parser's Universal Dependencies features: a negation (``Polarity=Neg``, or spaCy's ``neg``
+    relation: *not*, *n't*, *never*), a modal (``VerbType=Mod``: *can*, *must*), a finite
+    auxiliary (``AUX`` with ``VerbForm=Fin``: the clause's tense and aspect, *was*, *has*, *will*),
+    and a comparative or superlative adverb or determiner (``Degree=Cmp|Sup``: *more*, *most*).
+    Any general-English idf makes these the lightest words of a sentence (they occur everywhere),
+    so changing one of them moved the EMD least of all.
+    """
+    features = dict(f.split("=", 1) for f in morph.split("|") if "=" in f)
+    if features.get("Polarity") == "Neg" or dep in NEGATION_DEPS or features.get("VerbType") == "Mod":
+        return True
+    if pos == "AUX" and features.get("VerbForm") == "Fin":
+        return True
+    return pos in ("ADV", "DET") and features.get("Degree") in ("Cmp", "Sup")
+
+
 def same_lemma(ref: Words, hyp: Words) -> np.ndarray:
     """(p, q) boolean matrix: the two words share a lemma."""
     return np.array(ref.lemmas, dtype=object).reshape(-1, 1) == np.array(hyp.lemmas, dtype=object).reshape(1, -1)
@@ -159,7 +182,7 @@ def word_rules(ref: Words, hyp: Words) -> tuple[np.ndarray, np.ndarray]:
     return one_word, both & ~same
 
 
-def word_similarity(ref: Words, hyp: Words) -> np.ndarray:
+def word_similarity(ref: Words, hyp: Words, rules: bool = True) -> np.ndarray:
     """(p, q) cosines of the words' contextual vectors, with two facts a cosine misses.
 
     * Two words with one lemma are the same word (1.0): the encoder gives a word a different
@@ -170,9 +193,13 @@ def word_similarity(ref: Words, hyp: Words) -> np.ndarray:
       numbers MiniLM gave the old and new number a median cosine of 0.70 (70 % above TED-SE's
       theta), so a changed address, price or phone number cost almost nothing. A number word
       counts as its value (:func:`number_key`): *three* / *four* differ, *three* / *3* are one.
+
+    ``rules=False`` (``rome/paper``) gives the plain cosines, as the paper computes them.
     """
     if not len(ref) or not len(hyp):
         return np.zeros((len(ref), len(hyp)))
+    if not rules:
+        return np.clip(ref.unit @ hyp.unit.T, -1.0, 1.0)
     one_word, different_numbers = word_rules(ref, hyp)
     cos = np.where(one_word, 1.0, np.clip(ref.unit @ hyp.unit.T, -1.0, 1.0))
     return np.where(different_numbers, 0.0, cos)
@@ -232,6 +259,7 @@ def build_words(parsed: ParsedText, emb: TokenEmbeddings) -> Words:
         deps=tuple(t.dep for t in tokens),
         inflections=tuple(meaning_inflection(t.pos, t.morph) for t in tokens),
         numbers=tuple(number_key(t.text, t.pos) for t in tokens),
+        operators=tuple(is_operator(t.pos, t.dep, t.morph) for t in tokens),
     )
 
 

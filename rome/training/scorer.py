@@ -14,6 +14,11 @@ which does not move a 3-input network in any affordable number of steps; the com
 the penalty scorer (:func:`train_penalty`: ``F_sem`` less one learned hinge per other feature,
 round 3); :func:`train_net` trains rounds 1-2's monotone networks (logistic hidden units, the
 log-odds of five seeds averaged), kept for comparison (``--form network``).
+
+``--form paper`` trains ``rome/paper``'s scorer (``scorer_paper.json``) only: §3.4's "simple,
+two-layered feed-forward network" (:func:`train_paper_net`: one hidden ReLU layer, sigmoid output,
+no constraint on its weights, one seed) over ``rome/paper``'s own features (aligned and softly
+penalised EMD, plain TED-SE, F_g; no word rules), on the same pairs with the same optimiser.
 """
 
 from __future__ import annotations
@@ -67,11 +72,20 @@ def training_pairs(seed: int = 0, per_mr: int = 4) -> tuple[list[Pair], list[Pai
     return build_pairs(train_items, train_items, rng, per_mr), build_pairs(test_items, test_items, rng, per_mr)
 
 
-def compute_features(pairs: list[Pair]) -> np.ndarray:
-    """(n, 3) features from the real RoMe pipeline; the F_g column stays NaN (see add_grammar)."""
+def compute_features(pairs: list[Pair], variant: str = "ted") -> np.ndarray:
+    """(n, 3) features from the real RoMe pipeline; the F_g column stays NaN (see add_grammar).
+
+    ``variant``: ``"ted"`` (the shipped scorers' F_sem and F_ted) or ``"paper"`` (``rome/paper``'s).
+    """
     from rome.metric import RoMe
 
-    return RoMe(variant="ted").features([p.hypothesis for p in pairs], [p.reference for p in pairs])
+    metric = RoMe(variant=variant)
+    metric.feature_set = "ted"  # F_g is added by add_grammar, once per distinct hypothesis
+    return metric.features([p.hypothesis for p in pairs], [p.reference for p in pairs])
+
+
+def compute_paper_features(pairs: list[Pair]) -> np.ndarray:
+    return compute_features(pairs, "paper")
 
 
 def add_grammar(features: np.ndarray, pairs: list[Pair]) -> np.ndarray:
@@ -159,6 +173,16 @@ def train_penalty(x: np.ndarray, y: np.ndarray, features: tuple[str, ...], seed:
                                  softplus(slope).double().numpy())
 
 
+def train_paper_net(x: np.ndarray, y: np.ndarray, features: tuple[str, ...], seed: int) -> ScorerNet:
+    """§3.4's network: ``sigmoid(w2 · relu(W1 x + b1) + b2)``, weights free, one seed, BCE.
+
+    Not the paper's SGD at lr 1e-4 (which does not move in an affordable number of steps here),
+    but the same Adam recipe as the shipped scorers, so the two differ in form, not in fitting effort.
+    """
+    with _deterministic_torch() as torch:
+        return _fit(torch, x, y, features, seed, "relu", monotone=False)
+
+
 def average_logits(nets: list[ScorerNet]) -> ScorerNet:
     """One network whose log-odds are the mean of ``nets``' (hidden units side by side)."""
     return ScorerNet(
@@ -171,13 +195,15 @@ def average_logits(nets: list[ScorerNet]) -> ScorerNet:
     )
 
 
-def _fit(torch, x: np.ndarray, y: np.ndarray, features: tuple[str, ...], seed: int, activation: str) -> ScorerNet:
+def _fit(torch, x: np.ndarray, y: np.ndarray, features: tuple[str, ...], seed: int, activation: str,
+         monotone: bool = True) -> ScorerNet:
+    """One network; ``monotone`` keeps both weight matrices non-negative (softplus of free parameters)."""
     torch.manual_seed(seed)
-    w1 = torch.nn.Parameter(torch.randn(HIDDEN, x.shape[1]) * 0.5 - 1.0)
+    w1 = torch.nn.Parameter(torch.randn(HIDDEN, x.shape[1]) * 0.5 - (1.0 if monotone else 0.0))
     b1 = torch.nn.Parameter(torch.zeros(HIDDEN))
-    w2 = torch.nn.Parameter(torch.randn(HIDDEN) * 0.5 - 1.0)
+    w2 = torch.nn.Parameter(torch.randn(HIDDEN) * 0.5 - (1.0 if monotone else 0.0))
     b2 = torch.nn.Parameter(torch.zeros(()))
-    softplus = torch.nn.functional.softplus
+    softplus = torch.nn.functional.softplus if monotone else (lambda t: t)
     act = {"relu": torch.relu, "sigmoid": torch.sigmoid}[activation]
 
     def logits(inputs: torch.Tensor) -> torch.Tensor:
@@ -223,13 +249,15 @@ def per_kind(net: ScorerNet, x: np.ndarray, pairs: list[Pair]) -> dict[str, floa
     return {k: round(float(np.mean(v)), 4) for k, v in sorted(kinds.items())}
 
 
-def feature_fingerprint() -> str:
+def feature_fingerprint(variant: str = "ted") -> str:
     """What the F_sem and F_ted columns depend on: RoMe's feature settings and its step code, not
-    the scorer's own weights (which training rewrites)."""
+    the scorer's own weights (which training rewrites). ``variant``: whose features (ted or paper)."""
     from rome.metric import RoMe
 
     metric = RoMe(variant="ted")
     fields = [*RoMe(variant="soft")._signature_fields(), ("theta", metric.theta), ("parser", metric.parser.name)]
+    if variant != "ted":
+        fields.append(("variant", variant))
     code = files_digest(p for p in metric.fingerprint_files() if not p.name.startswith("scorer_"))
     return "|".join([*(f"{k}:{v}" for k, v in fields), f"code:{code}"])
 
@@ -243,7 +271,8 @@ def pairs_digest(pairs: list[Pair]) -> str:
 
 
 def cached_features(path: Path | None, train: list[Pair], test: list[Pair], grammar: str | None,
-                    compute=compute_features, add=add_grammar) -> tuple[np.ndarray, np.ndarray, str]:
+                    compute=compute_features, add=add_grammar, variant: str = "ted",
+                    ) -> tuple[np.ndarray, np.ndarray, str]:
     """Features of the train and test pairs, from ``path`` where its fingerprints still hold.
 
     The cache records the pairs' digest, :func:`feature_fingerprint` and the grammar weights'
@@ -252,7 +281,7 @@ def cached_features(path: Path | None, train: list[Pair], test: list[Pair], gram
     reused while the new fingerprint was stamped on the scorer). Returns the features and
     what was reused (``"all"``, ``"semantic"`` or ``"none"``).
     """
-    keys = {"pairs": pairs_digest(train) + pairs_digest(test), "features": feature_fingerprint()}
+    keys = {"pairs": pairs_digest(train) + pairs_digest(test), "features": feature_fingerprint(variant)}
     reused = "none"
     cached = dict(np.load(path, allow_pickle=False)) if path is not None and path.exists() else {}
     if cached and all(str(cached.get(k, "")) == v for k, v in keys.items()):
@@ -276,8 +305,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--per-mr", type=int, default=4, help="positive pairs per MR")
-    parser.add_argument("--form", choices=("penalty", "network"), default="penalty",
-                        help="penalty scorer (committed) or rounds 1-2's monotone network")
+    parser.add_argument("--form", choices=("penalty", "network", "paper"), default="penalty",
+                        help="penalty scorer (committed), rounds 1-2's monotone network, or rome/paper's "
+                             "network over its own features (writes scorer_paper.json only)")
     parser.add_argument("--cache", type=Path, default=None,
                         help="npz file keeping the computed features between runs (same seed and data)")
     args = parser.parse_args(argv)
@@ -293,16 +323,26 @@ def main(argv: list[str] | None = None) -> int:
         with_grammar = False
     start = time.time()
     grammar = grammar_fingerprint() if with_grammar else None
-    x_train, x_test, reused = cached_features(args.cache, train, test, grammar)
+    if args.form == "paper" and not with_grammar:
+        print("rome/paper needs the grammar classifier's weights")
+        return 1
+    paper = args.form == "paper"
+    x_train, x_test, reused = cached_features(args.cache, train, test, grammar,
+                                              compute_paper_features if paper else compute_features,
+                                              variant="paper" if paper else "ted")
     print(f"features of {len(train)} train and {len(test)} test pairs in {time.time() - start:.1f} s"
           + (f" (cache: reused {reused})" if args.cache else ""))
     y_train = np.array([p.label for p in train], dtype=np.float64)
     y_test = np.array([p.label for p in test], dtype=np.float64)
     for name, features in FEATURE_SETS.items():
-        if "f_g" in features and not with_grammar:
+        if "f_g" in features and not with_grammar or (name == "paper") != paper:
             continue
         cols = list(range(len(features)))
-        if args.form == "penalty":
+        if paper:
+            net = train_paper_net(x_train[:, cols], y_train, features, args.seed)
+            recipe = (f"Adam lr={LEARNING_RATE} epochs={EPOCHS} hidden={HIDDEN} relu, unconstrained (paper §3.4), "
+                      f"seed {args.seed}; features of rome/paper (soft EMD, plain TED-SE, no word rules)")
+        elif args.form == "penalty":
             net = train_penalty(x_train[:, cols], y_train, features, args.seed)
             recipe = f"Adam lr={LEARNING_RATE} epochs={EPOCHS} penalty: F_sem - hinge per feature"
         else:
