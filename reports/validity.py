@@ -182,7 +182,7 @@ def validity_markdown(rows: list[tuple[str, str, str, CardStatus]]) -> str:
     for corpus, suite, card, status in rows:
         labels = ", ".join(f"{k} {v}" for k, v in sorted(status.counts.items(), key=lambda kv: -kv[1])) or "–"
         rate = "–" if status.rate is None else status.cell().split(" n=")[0]
-        flag = status.state if status.n else UNMEASURED
+        flag = status.state if status.n else (NO_VARIANTS if status.exhausted else UNMEASURED)
         if status.informative is False:
             flag += ", below 0.85: rows uninformative"
         lines.append(f"| {corpus} | {suite} | {card} | {status.expectation} | {rate} | {status.n} | {labels} | {flag} |")
