@@ -371,3 +371,28 @@ def test_editing_a_suite_data_file_rebuilds_its_cached_cases(tmp_path):
                     encoding="utf-8")
     second = cases()
     assert Doubled.calls == 2 and second[0].original == "an inexpensive hotel"
+
+
+def test_the_fingerprint_does_not_depend_on_where_the_checkout_sits(tmp_path, monkeypatch):
+    """Files were hashed in the order of their absolute paths, so a data file outside the checkout (the
+    shared Novikova files) came before or after the code depending on where the checkout sat: a CI clone or
+    a git worktree gave every card of a data-reading perturbation another fingerprint (STALE)."""
+    import importlib.util
+    import sys
+
+    from rome.core.fingerprint import code_fingerprint
+
+    data = tmp_path / "mmm" / "rows.jsonl"
+    data.parent.mkdir()
+    data.write_text('{"a": 1}\n')
+    prints = []
+    for place in ("aaa", "zzz"):  # a checkout sorting before, then after, the data folder
+        folder = tmp_path / place
+        folder.mkdir()
+        (folder / "reader.py").write_text("def fingerprint_files():\n    return []\n")
+        spec = importlib.util.spec_from_file_location(f"reader_{place}", folder / "reader.py")
+        module = importlib.util.module_from_spec(spec)
+        monkeypatch.setitem(sys.modules, f"reader_{place}", module)
+        spec.loader.exec_module(module)
+        prints.append(code_fingerprint(module, files=[data]))
+    assert prints[0] == prints[1]

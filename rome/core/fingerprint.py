@@ -69,8 +69,8 @@ def file_digest(path: str | Path) -> str:
 def files_digest(paths: Iterable[str | Path], length: int = 12) -> str:
     """One digest over several files (names and contents), order-free."""
     digest = hashlib.sha256()
-    for path in sorted({Path(p).resolve() for p in paths}):
-        digest.update(path.name.encode() + b"\0" + file_digest(path).encode() + b"\0")
+    for name, content in sorted((path.name, file_digest(path)) for path in {Path(p).resolve() for p in paths}):
+        digest.update(name.encode() + b"\0" + content.encode() + b"\0")
     return digest.hexdigest()[:length]
 
 
@@ -108,10 +108,13 @@ def code_fingerprint(*roots: object, files: Iterable[str | Path] = (), length: i
         if _parsed(name, path)[1]:
             module = importlib.import_module(name) if name not in sys.modules else sys.modules[name]
             data += [Path(f) for f in getattr(module, DATA_HOOK)()]
+    # ordered by the name as hashed, never by the absolute path: a checkout beside or below the shared data
+    # folder (a CI clone, a git worktree) must give the same fingerprint
+    entries = sorted((str(_display(path)), file_digest(path) if path.is_file() else "missing")
+                     for path in {p.resolve() for p in [*modules.values(), *data]})
     digest = hashlib.sha256()
-    for path in sorted({p.resolve() for p in [*modules.values(), *data]}):
-        content = file_digest(path) if path.is_file() else "missing"
-        digest.update(str(_display(path)).encode() + b"\0" + content.encode() + b"\0")
+    for shown, content in entries:
+        digest.update(shown.encode() + b"\0" + content.encode() + b"\0")
     return digest.hexdigest()[:length]
 
 
