@@ -63,6 +63,8 @@ def test_rome_suite_runs_on_any_corpus_with_its_own_seed(tmp_path, capsys):
     for bad in (["--data", "nowhere.jsonl"], ["--data", str(tmp_path)], ["--n", "0"]):
         assert main(["suite", "contractions", *bad, "--metric", "chrf", "--no-cache"]) == 2
     assert "neither a shipped corpus" in capsys.readouterr().err
+    assert main(["suite", "demetr", "--data", "news", "--metric", "chrf", "--no-cache"]) == 2
+    assert "a challenge suite brings its own minimal pairs" in capsys.readouterr().err
 
 
 def test_a_suite_run_on_another_corpus_writes_beside_its_own(tmp_path, monkeypatch):

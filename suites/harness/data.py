@@ -180,6 +180,9 @@ def resolve_data(spec: str | DataSource, challenge: bool = False) -> DataSource:
         return spec
     if spec in CORPORA and not challenge:
         return Corpus(spec)
+    if spec in CORPORA:
+        raise InputError(f"--data {spec!r}: a challenge suite brings its own minimal pairs; give challenge files "
+                         "(DEMETR JSON or JSONL of reference/good/bad), not a corpus")
     path = Path(spec)
     if not path.exists():
         shipped = ", ".join(CORPORA)
