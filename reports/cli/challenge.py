@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from reports.cli.options import add_compare_options, check_alpha
 from rome.core.errors import InputError, ResourceMissingError
 
 
@@ -34,16 +35,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="scoring processes (default: one per core, at most 4; 1 = in this process)")
     p.add_argument("--chunk-size", type=int, default=None, help="pairs scored and committed per step (default 256)")
     p.add_argument("--no-cache", action="store_true", help="keep scores in memory only (no resume)")
-    p.add_argument("--compare", nargs=2, action="append", metavar=("A", "B"), default=None,
-                   help="paired comparison of metrics A and B on the same items (exact McNemar per row, Holm "
-                        "over rows; a difference without p < --alpha is a tie); repeatable")
-    p.add_argument("--alpha", type=float, default=0.05, help="significance level of --compare (default 0.05)")
+    add_compare_options(p, "items")
     p.set_defaults(handler=run)
 
 
 def _validate(args: argparse.Namespace) -> None:
-    if not 0 < args.alpha < 1:
-        raise InputError("--alpha must be between 0 and 1")
+    check_alpha(args.alpha)
     for name in ("n_per_category", "workers", "chunk_size", "bootstrap"):
         value = getattr(args, name)
         if value is not None and value < 1:

@@ -12,6 +12,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from reports.cli.options import add_compare_options, check_alpha
 from rome.core.errors import InputError
 
 
@@ -45,10 +46,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     r.add_argument("--annotations", type=Path, default=None,
                    help="JSONL of human ratings of the perturbed cases: case_id, fluency, semantics, grammar")
     r.add_argument("--out", type=Path, default=None, help="output directory (default ./rome-out/robustness)")
-    r.add_argument("--compare", nargs=2, action="append", metavar=("A", "B"), default=None,
-                   help="paired comparison of metrics A and B on the same cases (exact McNemar per row, Holm over "
-                        "rows; a difference without p < --alpha is a tie); repeatable")
-    r.add_argument("--alpha", type=float, default=0.05, help="significance level of --compare (default 0.05)")
+    add_compare_options(r, "cases")
     r.set_defaults(handler=run_robustness)
 
 
@@ -110,8 +108,7 @@ def run_robustness(args: argparse.Namespace) -> int:
     from reports.tables import to_markdown
     from rome.core.paths import output_dir
 
-    if not 0 < args.alpha < 1:
-        raise InputError("--alpha must be between 0 and 1")
+    check_alpha(args.alpha)
     source = args.source or default_source()
     report = build_report(source, args.suites, args.annotations)
     compare = [tuple(pair) for pair in args.compare or []]

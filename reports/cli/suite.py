@@ -54,9 +54,8 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if not args.name:
         raise InputError(f"give a suite name; available: {', '.join(available_suites())}")
-    for option in ("n",):
-        if getattr(args, option) is not None and getattr(args, option) < 1:
-            raise InputError(f"--{option} must be at least 1")
+    if args.n is not None and args.n < 1:
+        raise InputError("--n must be at least 1")
     from suites.harness.outputs import summary, summary_markdown, write_outputs
     from suites.harness.runner import open_run, score_metric
 
