@@ -156,6 +156,97 @@ class ClearUse(WordConstraint):
         return out
 
 
+#: prepositions that head free adjuncts of place and time (Quirk et al. 1985, §9.15-9.48): any verb takes
+#: them, so they say nothing about the verb's sense; every other preposition after a verb may be
+#: governed by it ("link X to Y", "reply to", "associate with") and a synonym need not govern it too
+ADJUNCT_PREPOSITIONS = frozenset({"in", "at", "on", "during", "since", "after", "before", "until", "throughout",
+                                  "near", "across", "inside", "outside", "within", "around"})
+
+
+class FreeComplements(WordConstraint):
+    """A word whose complement selects its sense or its preposition keeps its form (Quirk et al. 1985,
+    ch. 16 "complementation of verbs and adjectives", §17.22 "noun complementation"):
+
+    * a verb with a clause or infinitive complement ("recalled that" = stated, "is required to" =
+      obliged): reporting and control uses have senses the plain verb's synonyms lack;
+    * a verb or adjective followed by a preposition it may govern (not a free adjunct of place or time,
+      :data:`ADJUNCT_PREPOSITIONS`): "link X to Y" -/-> "associate X to Y";
+    * a noun with an "of" complement ("the writer of the film", "the idea of skiing", "the effect of
+      dynamism", "large amounts of"): a relational noun's sense is fixed by what it relates to.
+    """
+
+    def allowed(self, parsed: ParsedText) -> set[int]:
+        out = set()
+        for tok in parsed.tokens:
+            kids = parsed.children(tok.i)
+            if tok.pos == "VERB" and any(c.dep in ("ccomp", "xcomp", "csubj") for c in kids):
+                continue
+            if tok.pos in ("VERB", "ADJ") and any(c.dep in ("prep", "dative") and c.text.lower() not in ADJUNCT_PREPOSITIONS
+                                                    for c in kids):
+                continue
+            if tok.pos == "NOUN" and any(c.dep == "prep" and c.text.lower() == "of" for c in kids):
+                continue
+            out.add(tok.i)
+        return out
+
+
+class PlainAdjectives(WordConstraint):
+    """An adjective stays when it is part of a measurement or a lexicalised name of an activity:
+
+    * after a measure phrase ("185 cm tall", "35 metres long", "ten years old": Quirk et al. 1985, §7.67)
+      the adjective names the dimension, not a degree of it: "185 cm short" is not English;
+    * before a unit of measurement ("square kilometre"; WordNet: the noun is a ``unit_of_measurement``);
+    * before an *-ing* nominal ("easy listening", "heavy lifting", "deep learning"): adjective + gerund
+      nominals name activities and genres as a unit.
+    Other parts of speech pass."""
+
+    def allowed(self, parsed: ParsedText) -> set[int]:
+        from lemminflect import getAllLemmas
+
+        from perturbations.language.senses import noun_class
+
+        out = set()
+        for tok in parsed.tokens:
+            if tok.pos == "ADJ":
+                kids = parsed.children(tok.i)
+                if any(c.dep in ("npadvmod", "nummod", "quantmod") or c.pos == "NUM" or any(ch.isdigit() for ch in c.text)
+                       for c in kids):
+                    continue
+                prev = parsed.tokens[tok.i - 1] if tok.i > 0 else None
+                if prev is not None and (prev.pos == "NUM" or (prev.pos == "NOUN" and noun_class(prev.lemma) == "unit")):
+                    continue
+                head = parsed.tokens[tok.head]
+                if head.i > tok.i and head.pos == "NOUN" and (
+                        noun_class(head.lemma) == "unit"
+                        or (head.text.lower().endswith("ing") and "VERB" in getAllLemmas(head.text.lower()))):
+                    continue
+            out.add(tok.i)
+        return out
+
+
+def concrete_head(parsed: ParsedText, i: int) -> bool:
+    """Whether the adjective at ``i`` describes a physical thing (WordNet: the noun's most used sense is a
+    ``physical_entity``): its modified noun, or the subject of the clause it is a predicate of. Size and
+    degree adjectives collocate with abstract nouns by convention, not by sense ("a large amount", never
+    "a big amount"; "a small crowd"; "a huge crisis", not "a vast crisis"; Sinclair 1991, collocation), so
+    an adjective's synonym is only offered where the noun is concrete ("a big house" = "a large house")."""
+    from perturbations.language.senses import noun_class
+
+    tok = parsed.tokens[i]
+    head = parsed.tokens[tok.head]
+    if tok.dep == "acomp":
+        head = next((c for c in parsed.children(head.i) if c.dep in ("nsubj", "nsubjpass")), head)
+    return head.pos in ("NOUN", "PROPN") and (head.pos == "PROPN" or noun_class(head.lemma) == "physical")
+
+
+class SynonymousAdjectives(WordConstraint):
+    """An adjective may take a synonym only where it describes a physical thing (:func:`concrete_head`).
+    Other parts of speech pass."""
+
+    def allowed(self, parsed: ParsedText) -> set[int]:
+        return {t.i for t in parsed.tokens if t.pos != "ADJ" or concrete_head(parsed, t.i)}
+
+
 # -- which candidates are acceptable -----------------------------------------------------------
 class NoWordExchange(CandidateConstraint):
     """A candidate may not be a word already in the text: no word is moved or swapped with another."""

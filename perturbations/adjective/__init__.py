@@ -8,9 +8,13 @@ the synonym keeps the meaning (``invariant``), the antonym reverses it (``decrea
   predicate after a linking verb; "is the favourite" is a noun), ``MultiWordUnits`` (compounds and
   WordNet collocations: "living room", "central bank", "little league"; hyphenated words),
   ``DescriptiveAdjectives`` (gradable adjectives only: "single market", "criminal order" classify),
+  ``PlainAdjectives`` (not after a measure phrase, "185 cm tall"; not before a unit, "square kilometre",
+  or an *-ing* nominal, "easy listening"),
   and :data:`NOT_DESCRIPTIVE` (determiner-like adjectives and quantifiers: "other", "many", "same");
+* **synonyms only on concrete nouns** (:func:`~perturbations.constraints.concrete_head`: "a large amount"
+  -/-> "a big amount"; antonyms reverse the property whatever the noun);
 * **transformation**: synonyms and *direct* antonyms of the adjective's dominant sense
-  (:mod:`perturbations.language.senses`: SemCor counts, at least 5 uses and two thirds of them),
+  (:mod:`perturbations.language.senses`: SemCor counts, at least 5 uses and four in five of them),
   inflected like the word by lemminflect (a comparative without a one-word form is refused), the
   article fixed by inflect;
 * **candidate constraints**: ``NoWordExchange``, ``NotSameLemma``, ``PartOfSpeechInContext`` (spaCy
@@ -35,7 +39,9 @@ from perturbations.constraints import (
     NotSameLemma,
     NoWordExchange,
     PartOfSpeechInContext,
+    PlainAdjectives,
     ProtectedWords,
+    concrete_head,
 )
 from perturbations.language.articles import with_article_fixes
 from perturbations.language.casing import match_case
@@ -63,12 +69,13 @@ class AdjectiveSwap(Perturbation):
         self.parser = require_spacy_labels(parser, self.kind)
         self.top_k = max(1, int(top_k))
         self.require_both = require_both
-        self.word_constraints = [ProtectedWords(domain=False), ClearUse(), MultiWordUnits(), DescriptiveAdjectives()]
+        self.word_constraints = [ProtectedWords(domain=False), ClearUse(), MultiWordUnits(), DescriptiveAdjectives(),
+                                 PlainAdjectives()]
         self.constraints = [NoWordExchange(), NotSameLemma(), PartOfSpeechInContext()]
 
     def describe(self) -> dict:
         return {"kind": self.kind, "parser": self.parser or "spacy", "top_k": self.top_k,
-                "lexicon": "wordnet-3.0", "sense": "dominant (count >= 5, share >= 2/3)",
+                "lexicon": "wordnet-3.0", "sense": "dominant both ways (count >= 10, share >= 4/5)",
                 "require_both": self.require_both,
                 "constraints": [type(c).__name__ for c in self.word_constraints + self.constraints]}
 
@@ -82,7 +89,8 @@ class AdjectiveSwap(Perturbation):
             if tok.i not in allowed or not is_candidate(tok):
                 continue
             lemma = tok.lemma.lower()
-            syn = self._pick(parsed, tok, fitting(tok, sense_synonyms(lemma, "a")), rng)
+            syn = self._pick(parsed, tok, fitting(tok, sense_synonyms(lemma, "a")), rng) if concrete_head(
+                parsed, tok.i) else None
             ant = self._pick(parsed, tok, fitting(tok, sense_antonyms(lemma, "a")), rng)
             if syn or ant:
                 options.append((tok, syn, ant))

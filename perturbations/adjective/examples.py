@@ -15,4 +15,9 @@ EXAMPLES = (
     skips("It is tempting.", "no counted sense, no direct antonym; issue"),
     skips("He is the favourite.", "a noun in disguise; issue"),
     skips("The cat carried a dead mouse.", "'alive' is predicative only (WordNet marker p)"),
+    skips("The tower is 40 metres tall.", "after a measure phrase"),
+    skips("The park covers ten square miles.", "before a unit of measurement"),
+    skips("Their style is easy listening.", "before an -ing nominal"),
+    changes("The firm spent a large amount of money.", "The firm spent a small amount of money.",
+            why="a synonym only on a concrete noun ('a big amount'); the antonym reverses anyway"),
 )

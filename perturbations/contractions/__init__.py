@@ -101,6 +101,7 @@ class Contractions(Perturbation):
         parsed = get_parser().parse_one(text)
         variants = []
         for direction, edits in (("expand", self.expansions(parsed)), ("contract", self.contractions(parsed))):
+            edits = outside_names(parsed, edits)
             if edits:
                 new = apply_edits(text, edits)
                 variants.append(Variant(new, self.kind, "invariant", tuple(sorted(edits, key=lambda e: e.start)),
@@ -192,9 +193,22 @@ class Contractions(Perturbation):
                 continue  # already glued to a clitic ("It isn't")
             if after is None or after.pos == "PUNCT":
                 continue  # a stranded auxiliary is never contracted ("where it is.")
+            if after.text.lower() in ("not", "n't") and nxt.text.lower() in ("will", "would", "shall"):
+                continue  # the negation contracts instead ("it won't", not "it'll not"; Biber et al. 1999, 3.8.5)
             if nxt.text.lower() == "has" and (after.tag != "VBN" and after.text.lower() != "been"):
                 continue  # "it's" is read as "it is" unless a participle follows
             edits.append(Edit(tok.idx, nxt.idx + len(nxt.text), parsed.text[tok.idx : nxt.idx + len(nxt.text)],
                               tok.text + clitic.replace("'", apostrophe)))
             used |= {tok.i, nxt.i}
         return edits
+
+
+def outside_names(parsed: ParsedText, edits: list[Edit]) -> list[Edit]:
+    """Edits that touch no name or title (:func:`perturbations.language.names.name_spans`): a title is
+    quoted as written ("It's Great to Be Young", "This'll Be My Year"), so expanding its contraction
+    changes the name, not the wording."""
+    from perturbations.language.names import name_spans
+
+    tokens = parsed.tokens
+    ranges = [(tokens[a].idx, tokens[b - 1].idx + len(tokens[b - 1].text)) for a, b in name_spans(parsed)]
+    return [e for e in edits if not any(e.start < end and start < e.end for start, end in ranges)]

@@ -16,4 +16,6 @@ EXAMPLES = (
     skips("The dog held a ball in it's mouth.", "'it's' is no subject + verb here; issue"),
     skips("I know where it is.", "a stranded 'is' does not contract"),
     skips("He's gone home.", "has or is: unclear"),
+    skips("She starred in the comedy It's Never Too Late.", "a title keeps its contraction"),
+    changes("It will not rain today.", "It won't rain today.", why="the negation contracts, never 'it'll not'"),
 )

@@ -138,3 +138,83 @@ def protected_tokens(parsed: ParsedText, domain: bool = True) -> set[int]:
             out.update({tok.i, tok.i - 1} - {-1})
     phrases = domain_phrases() if domain else slot_value_phrases(names_only=True)
     return out | _phrase_hits([t.text for t in tokens], phrases)
+
+
+#: lower-case words a title or a name may hold between its capitalised words ("Death on a Factory Farm",
+#: "College of William and Mary", "It's Great to Be Young"): English title-case rules (Chicago Manual of
+#: Style, 8.159) keep articles, short prepositions and conjunctions lower-case inside a title
+TITLE_LINKERS = frozenset({"a", "an", "the", "and", "or", "nor", "but", "of", "on", "in", "at", "to", "for",
+                           "by", "from", "with", "as", "de", "la", "le", "van", "von", "der", "du", "del"})
+ARTICLES = frozenset({"a", "an", "the"})
+#: how many lower-case linkers may follow each other inside one title ("Death on a Factory Farm": 2)
+MAX_LINKERS = 2
+
+
+def _capitalised(tok: Token) -> bool:
+    return tok.text[:1].isupper() and any(ch.isalpha() for ch in tok.text)
+
+
+def _glued_clitic(parsed: ParsedText, tok: Token) -> bool:
+    """A clitic written against a capitalised word ("It's", "This'll") belongs to the same title."""
+    prev = parsed.tokens[tok.i - 1] if tok.i > 0 else None
+    return prev is not None and prev.whitespace == "" and tok.text[:1] in ("'", "’") and _capitalised(prev)
+
+
+def title_runs(parsed: ParsedText) -> list[tuple[int, int]]:
+    """``[start, end)`` token ranges of capitalised runs: two or more capitalised words, of which at least
+    one is not sentence-initial, joined by at most :data:`MAX_LINKERS` lower-case title words, numbers
+    after a capitalised word ("Volume 1") or clitics glued to one ("It's Great to Be Young").
+
+    Titles and multi-word names of any text ("English Without Tears", "Alan B. Miller Hall") are one
+    unit: a rewrite that moves, expands or swaps a piece of one changes a name, not the wording. The
+    rule is English capitalisation (title case), not a list of names, so it holds on any corpus; a
+    sentence-initial stop word ("In", "The") never starts a run."""
+    from perturbations.language.stopwords import default_stopwords
+
+    starts, stop = sentence_starts(parsed), default_stopwords()
+    tokens = parsed.tokens
+    runs: list[tuple[int, int]] = []
+    i = 0
+    while i < len(tokens):
+        if not _capitalised(tokens[i]) or (i in starts and tokens[i].text.lower() in stop):
+            i += 1
+            continue
+        end, last_cap, caps, inner_caps, linkers = i + 1, i, 1, 0 if i in starts else 1, 0
+        while end < len(tokens):
+            tok = tokens[end]
+            if end in starts:
+                break
+            after_name = last_cap == end - 1
+            if _capitalised(tok) or _glued_clitic(parsed, tok) or (tok.text.isdigit() and after_name):
+                if _capitalised(tok) or tok.text.isdigit():
+                    caps, inner_caps = caps + 1, inner_caps + 1
+                last_cap, linkers = end, 0
+            elif tok.text.lower() in TITLE_LINKERS and linkers < MAX_LINKERS and not (
+                    after_name and tok.text.lower() in ARTICLES):
+                linkers += 1  # "Death on a Factory Farm"; an article right after a name starts a new phrase
+            elif tok.text == "." and tokens[end - 1].whitespace == "" and len(tokens[end - 1].text) == 1:
+                last_cap = end  # an initial's period ("Alan B. Miller")
+            else:
+                break
+            end += 1
+        if caps >= 2 and inner_caps >= 1:
+            runs.append((i, last_cap + 1))
+            i = last_cap + 1
+        else:
+            i += 1
+    return runs
+
+
+def name_spans(parsed: ParsedText) -> list[tuple[int, int]]:
+    """Every multi-token unit a rewrite must keep whole: named entities of the parse that name something
+    (:data:`ENTITY_LABELS` without numbers and dates), capitalised runs (:func:`title_runs`) and the
+    multi-word names of the data's meaning representations (:func:`name_ranges`)."""
+    named = ENTITY_LABELS - {"DATE", "TIME", "PERCENT", "MONEY", "QUANTITY", "ORDINAL", "CARDINAL"}
+    spans = [(e.start, e.end) for e in parsed.entities if e.label in named and e.end - e.start > 1]
+    return sorted(set(spans + title_runs(parsed) + name_ranges(parsed)))
+
+
+def cuts_a_name(spans: list[tuple[int, int]], first: int, last: int) -> bool:
+    """Whether the token range ``first..last`` (inclusive) holds part, but not all, of a span."""
+    return any(start <= i < end for start, end in spans for i in (first, last)) and not all(
+        (first <= start and end - 1 <= last) or end - 1 < first or start > last for start, end in spans)

@@ -8,9 +8,12 @@ questions, coordinated verbs, progressive with a modal or perfect, ...; see
 :mod:`perturbations.passive.clause`) is skipped with a reason. A skipped sentence costs coverage; a
 broken one would make the robustness table measure this module's bugs instead of the metrics.
 
-The "by"-agent goes after the prepositional and adverbial adjuncts that followed the object
-("was put in the box by John"), but before any adjunct containing a clause, so that it never
-attaches to a verb inside it.
+The "by"-agent and the prepositional and adverbial adjuncts that followed the object are ordered by
+end weight (Quirk et al. 1985, §18.9: the longer phrase goes last): "was put in the box by John", but
+"had been won by Werth at the first tournament in Achleiten three weeks ago"; never after an adjunct
+containing a clause, so that it never attaches to a verb inside it. Names and titles are never split
+(:func:`perturbations.language.names.name_spans`), and a text whose later pronouns could change their
+antecedent is skipped.
 """
 
 from __future__ import annotations
@@ -219,15 +222,35 @@ def adjunct_end(parsed: ParsedText, clause: Clause, after: int) -> int:
 
 
 def check_names_whole(parsed: ParsedText, clause: Clause) -> None:
-    """A name of the data ("holiday inn golden gateway hotel") must not be cut by the moved phrases:
-    spaCy sometimes parses part of a lower-cased name as the verb's subject or object."""
-    from perturbations.language.names import name_ranges
+    """A name or title must not be cut by the moved phrases (:func:`perturbations.language.names.name_spans`:
+    entities, capitalised runs such as "English Without Tears", the data's multi-word names): spaCy often
+    parses the first word of a title as the object and the rest as an adjunct ("English was edited by
+    Alan Jaggs Without Tears"). A name right after a moved phrase is its apposition ("the album Let Me
+    In"), which the move would strand."""
+    from perturbations.language.names import cuts_a_name, name_spans
 
-    for start, end in name_ranges(parsed):
-        for first, last in (clause.subject, clause.object):
-            inside = [first <= i <= last for i in range(start, end)]
-            if any(inside) and not all(inside):
-                raise Skip("a name would be split by the rewrite")
+    spans = name_spans(parsed)
+    for first, last in (clause.subject, clause.object):
+        if cuts_a_name(spans, first, last):
+            raise Skip("a name or title would be split by the rewrite")
+        if any(start == last + 1 for start, _ in spans):
+            raise Skip("a name follows the moved phrase (apposition)")
+
+
+def check_later_pronouns(parsed: ParsedText, clause: Clause, end: int) -> None:
+    """A third-person pronoun after the rewritten clause ("Hypermarcas produces X ... they have ...") most
+    likely refers to the old subject, the clause's topic (centering theory: Grosz, Joshi & Weinstein 1995,
+    the subject is the preferred antecedent); the passive makes the old object the subject, so the
+    pronoun's reading changes. Such texts are skipped."""
+    from perturbations.passive.clause import THIRD_PERSON
+
+    if any(t.text.lower() in THIRD_PERSON and t.tag in ("PRP", "PRP$") for t in parsed.tokens[end + 1 :]):
+        raise Skip("a later pronoun could change its antecedent")
+
+
+#: a dropped generic "you" needs a modal: "You can reach X at ..." is a general statement whose passive
+#: ("X can be reached at ...") loses no one; a plain "you are crossing the sea" addresses the reader
+GENERIC_MODALS = frozenset({"can", "could", "may", "might", "will", "would", "should", "must", "ca"})
 
 
 #: punctuation that may stay inside a moved phrase: a hyphen or slash joining two words without spaces,
@@ -264,6 +287,9 @@ def rewrite_clause(parsed: ParsedText, clause: Clause, pronoun_agent: str = "dro
     referring = pronoun and subject in REFERRING_PRONOUNS
     if pronoun and (pronoun_agent == "skip" or (pronoun_agent == "drop" and referring)):
         raise Skip(f"pronoun subject '{subject}' (its agent would read 'by {OBJECTIVE.get(subject, subject)}')")
+    if pronoun and not referring and pronoun_agent == "drop" and not any(
+            a.text.lower() in GENERIC_MODALS for a in clause.auxiliaries):
+        raise Skip("'you' without a modal addresses the reader (dropping it loses who acts)")
     check_names_whole(parsed, clause)
     generic = pronoun and not referring
     person = agreement(parsed, parsed.tokens[clause.object_head])
@@ -274,16 +300,24 @@ def rewrite_clause(parsed: ParsedText, clause: Clause, pronoun_agent: str = "dro
         if clause.particle.i == last + 1:
             last += 1
     end = adjunct_end(parsed, clause, last)
-    if end > last:
-        verb_group += " " + span_text(parsed, last + 1, end)
     check_punctuation(parsed, clause.subject[0], end)
-    check_pronouns_before_agent(parsed, clause.object[0], end)
+    check_later_pronouns(parsed, clause, end)
     from perturbations.language.names import sentence_starts
 
     initial = clause.subject[0] in sentence_starts(parsed)
+    if initial and parsed.tokens[clause.object[0]].tag == "CD":
+        raise Skip("the new subject would open the sentence with a numeral")  # Chicago Manual of Style 9.5
+    agent = "" if generic and pronoun_agent == "drop" else f"by {as_agent(parsed, clause.subject, initial)}"
+    adjuncts = span_text(parsed, last + 1, end) if end > last else ""
+    if agent and adjuncts and end - last > clause.subject[1] - clause.subject[0] + 1:
+        verb_group += f" {agent} {adjuncts}"  # end weight: the longer phrase goes last
+    else:
+        if adjuncts:
+            check_pronouns_before_agent(parsed, clause.object[0], end)
+            verb_group += " " + adjuncts
+        if agent:
+            verb_group += " " + agent
     new = f"{as_subject(parsed, clause.object, initial)} {verb_group}"
-    if not (generic and pronoun_agent == "drop"):
-        new += f" by {as_agent(parsed, clause.subject, initial)}"
     last_token = parsed.tokens[end]
     if end == clause.sentence[1] and len(last_token.text) > 1 and last_token.text.endswith("."):
         new += "."  # the abbreviation's period also ended the sentence ("at 4 P.M.")

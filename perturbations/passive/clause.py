@@ -188,11 +188,22 @@ def check_verb(parsed: ParsedText, verb: Token, obj: Token) -> None:
         raise Skip(f"'{verb.text}' is not a known form of the verb '{lemma}'")
     if obj.lemma.lower() in IDIOMS.get(lemma, ()) or obj.text.lower() in IDIOMS.get(lemma, ()):
         raise Skip(f"verb-noun idiom '{verb.text} ... {obj.text}'")
+    if verb_object_idiom(lemma, obj.lemma.lower()):
+        raise Skip(f"WordNet lists '{lemma} {obj.lemma.lower()}' as one verb (an idiom, no patient)")
     first = parsed.tokens[min(members(parsed, obj.i))]
     definite = first.tag in ("PRP$", "PRP", "NNP", "NNPS") or first.text.lower() in ("the", "this", "that",
                                                                                          "these", "those")
     if lemma in COPULA_LIKE and not definite:
         raise Skip(f"'{verb.text}' may be a copula here")
+
+
+def verb_object_idiom(verb: str, noun: str) -> bool:
+    """Whether WordNet lists verb + noun as one verb lemma ("take_office", "take_place", "pay_attention",
+    "make_sense"): the noun of such an idiom names no participant, and its passive ("the office was taken
+    by ...") reads as the literal verb."""
+    from perturbations.language.senses import wordnet
+
+    return noun.isalpha() and bool(wordnet().synsets(f"{verb}_{noun}", pos="v"))
 
 
 def stative_use(lemma: str) -> bool:

@@ -23,4 +23,13 @@ EXAMPLES = (
     skips("Women hold over sixty percent of the seats.", "middle verb, quantity object; issue"),
     skips("A woman consults her cell phone.", "pronoun inside the object; issue"),
     skips("The committee, after a long debate, rejected the proposal.", "punctuation inside; issue"),
+    changes("The coach won the final match at the regional tournament in Leeds last spring.",
+            "The final match was won by the coach at the regional tournament in Leeds last spring.",
+            why="end weight: the long adjuncts go after the agent"),
+    skips("Anna Berg edited Songs Without Words in 1944.", "a title would be split"),
+    skips("The studio released the film Gone Girl in October.", "a title follows the object (apposition)"),
+    skips("The company builds ships. They are sold worldwide.", "a later pronoun could change its antecedent"),
+    skips("You are painting the fence this week.", "'you' without a modal addresses the reader"),
+    skips("The senator took office in January.", "WordNet verb+noun idiom (take_office)"),
+    skips("The team scored 40 goals last season.", "a numeral would open the sentence"),
 )

@@ -7,7 +7,7 @@ model to rank words, a sentence encoder to filter. A metric test needs the oppos
 careful reader accepts as the same statement, so each part is replaced, keeping the shape:
 
 * **transformation** :class:`WordSwapSenseSynonym`: WordNet synonyms of the word's *dominant* sense
-  (:mod:`perturbations.language.senses`: SemCor tag counts, at least 5 uses and two thirds of them;
+  (:mod:`perturbations.language.senses`: SemCor tag counts, at least 10 uses and four in five of them, both ways;
   for verbs among the senses whose frames fit the parse), which must be the candidate's own main
   sense too; rare words are refused; inflected to the word's tag by lemminflect;
 * **constraints before the swap** (which words may change, :mod:`perturbations.constraints`):
@@ -15,7 +15,10 @@ careful reader accepts as the same statement, so each part is replaced, keeping 
   suffixes, the values of the data's meaning representations), ``StopWords``, ``ContentWords``
   (nouns, verbs, adjectives), ``ClearUse`` (a noun as a head, an adjective before its noun or as a
   predicate), ``MultiWordUnits`` (compounds, WordNet collocations, verb + particle/preposition,
-  semi-auxiliaries, hyphenated words), ``DescriptiveAdjectives`` (gradable adjectives only);
+  semi-auxiliaries, hyphenated words), ``DescriptiveAdjectives`` (gradable adjectives only),
+  ``FreeComplements`` (no verb with a clause complement or a governed preposition, no noun with an
+  "of" complement), ``PlainAdjectives`` (no adjective of a measurement or an activity name),
+  ``SynonymousAdjectives`` (an adjective's synonym only on a concrete noun: "a large amount");
 * **constraints on candidates**: ``NoWordExchange`` (a candidate never repeats a word of the text),
   ``NotSameLemma``, ``PartOfSpeechInContext`` (spaCy re-tags the swapped word in its context and
   must give the same Penn tag);
@@ -44,12 +47,15 @@ from perturbations.constraints import (
     ClearUse,
     ContentWords,
     DescriptiveAdjectives,
+    FreeComplements,
     MultiWordUnits,
     NotSameLemma,
     NoWordExchange,
     PartOfSpeechInContext,
+    PlainAdjectives,
     ProtectedWords,
     StopWords,
+    SynonymousAdjectives,
 )
 from perturbations.language import senses
 from perturbations.language.articles import with_article_fixes
@@ -103,14 +109,15 @@ class TextFoolerSwap(Perturbation):
         self.protect_domain = protect_domain
         self.transformation = WordSwapSenseSynonym()
         self.word_constraints = [ProtectedWords(protect_domain), StopWords(), ContentWords(SWAPPABLE_POS),
-                                 ClearUse(), MultiWordUnits(), DescriptiveAdjectives()]
+                                 ClearUse(), MultiWordUnits(), DescriptiveAdjectives(), FreeComplements(),
+                                 PlainAdjectives(), SynonymousAdjectives()]
         self.constraints = [NoWordExchange(), NotSameLemma(), PartOfSpeechInContext()]
         self.search = RandomOrderGreedySearch(n_words)
 
     def describe(self) -> dict:
         return {"kind": self.kind, "n_words": self.n_words, "protect_domain": self.protect_domain,
                 "word_source": WORD_SOURCE, "search": "random order, most used synonym",
-                "sense": "dominant (count >= 5, share >= 2/3)",
+                "sense": "dominant both ways (count >= 10, share >= 4/5)",
                 "constraints": [type(c).__name__ for c in self.word_constraints + self.constraints]}
 
     def _apply(self, text: str, rng: random.Random) -> Result:

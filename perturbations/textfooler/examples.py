@@ -15,4 +15,9 @@ EXAMPLES = (
     skips("This goes back to the work of Smith.", "verb + its own adverb 'goes back'; issue"),
     skips("We need a new innovation policy.", "compound 'innovation policy'; issue"),
     skips("Ellen said something.", "'tell' is not 'say' in its dominant sense"),
+    skips("The mill employs four hundred people.", "'employ': use 75 %, hire 25 %: no sense of four in five"),
+    skips("The minister recalled that the law had passed.", "a verb with a clause complement"),
+    skips("The river links the lake to the sea.", "a verb with a preposition it may govern"),
+    skips("He is the writer of the song.", "a relational noun with an 'of' complement"),
+    skips("The factory stores a large amount of grain.", "a size adjective on an abstract noun"),
 )
