@@ -16,6 +16,7 @@ the features, so a second run only prints. No BAGEL or SFHOTEL rating is read.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import pickle
 import sys
 import time
@@ -29,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from rome_dev import INFO, development_data  # noqa: E402
 
 from rome.data.judged import load_dataset, with_references  # noqa: E402
-from suites.harness.checks import CaseScores  # noqa: E402
+from suites.harness.checks import RANGE, CaseScores  # noqa: E402
 from suites.harness.pairwise import prefers  # noqa: E402
 
 RATINGS = {"sfrest-heldout": ("informativeness", "naturalness", "quality"),
@@ -150,7 +151,9 @@ def per_unit(data: dict, score: dict) -> dict[str, object]:
             demetr[category].append(prefers(INFO, score[(good, ref)], score[(bad, ref)]))
     suites = {}
     for name, cases in data["suites"].items():
-        for check in load_suite(name).case_checks:
+        # the declared thresholds read in the range unit, as scripts/rome_dev.py does: the suites' own scale-free
+        # units need each case's control text, which the bench does not score (a one-metric comparison is fair)
+        for check in (dataclasses.replace(c, unit=RANGE) for c in load_suite(name).case_checks):
             passed = [check.case_passes(INFO, CaseScores(c[0], score[(c[3], c[2])], score[(c[4], c[2])]))
                       for c in cases if check.applies_to(c[1])]
             if passed:
