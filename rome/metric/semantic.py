@@ -195,16 +195,18 @@ def semantic_similarity(
     idf: Mapping[str, float] | IdfTable | None = None,
     rules: bool = True,
     operators: bool = False,
+    function_words: bool = False,
 ) -> SemanticResult:
     """``F_sem = 1 - EMD(H, R)`` for one pair; ``idf`` defaults to the general-English table.
 
     ``rules=False`` (``rome/paper``) drops this project's word rules (one lemma one word, numbers,
     the passive's weightless markers): plain cosines and plain TF-IDF weights, as the paper has them.
+    ``function_words`` (change 2): two different prepositions or articles are different words.
     """
     if len(ref) == 0 or len(hyp) == 0:
         return SemanticResult(0.0, np.ones((len(ref), len(hyp))), np.zeros(len(ref)), np.zeros(len(hyp)))
     table = idf if idf is not None else IdfTable.general()
-    distances = distance_matrix(word_similarity(ref, hyp, rules), mode, delta)
+    distances = distance_matrix(word_similarity(ref, hyp, rules, function_words), mode, delta)
     if rules:
         m, n = content_weights(ref, table, operators), content_weights(hyp, table, operators)
     else:

@@ -105,17 +105,20 @@ def _postorder(heads: dict[int, int], keys: dict[int, float]) -> tuple[list[int]
     return order, leftmost, sorted(keyroots)
 
 
-def node_equality(ref: Words, hyp: Words, theta: float = THETA, rules: bool = True) -> np.ndarray:
+def node_equality(
+    ref: Words, hyp: Words, theta: float = THETA, rules: bool = True, function_words: bool = False
+) -> np.ndarray:
     """(p, q) boolean matrix: one word (:func:`rome.metric.words.word_rules`: same lemma, unless an
     inflection that carries meaning differs; same number), or cosine of the words' vectors >
-    ``theta``; never two different numbers (as in the EMD). ``rules=False`` (``rome/paper``): the
-    paper's equality, same lemma (a node *is* its lemma) or cosine > ``theta``."""
+    ``theta``; never two different numbers (as in the EMD), nor, with ``function_words``, two
+    different prepositions or articles. ``rules=False`` (``rome/paper``): the paper's equality,
+    same lemma (a node *is* its lemma) or cosine > ``theta``."""
     if not len(ref) or not len(hyp):
         return np.zeros((len(ref), len(hyp)), dtype=bool)
     if not rules:
         return (ref.unit @ hyp.unit.T > theta) | same_lemma(ref, hyp)
-    one_word, different_numbers = word_rules(ref, hyp)
-    return ((ref.unit @ hyp.unit.T > theta) | one_word) & ~different_numbers
+    one_word, different = word_rules(ref, hyp, function_words)
+    return ((ref.unit @ hyp.unit.T > theta) | one_word) & ~different
 
 
 def tree_edit_distance(ref: Words, hyp: Words, theta: float = THETA) -> float:
@@ -135,8 +138,10 @@ def parse_tree(words: Words) -> Tree:
     return dict(enumerate(words.heads)), {i: float(i) for i in range(len(words))}
 
 
-def _distance(ref: Words, hyp: Words, tree_a: Tree, tree_b: Tree, theta: float, rules: bool = True) -> float:
-    equal = node_equality(ref, hyp, theta, rules)
+def _distance(
+    ref: Words, hyp: Words, tree_a: Tree, tree_b: Tree, theta: float, rules: bool = True, function_words: bool = False
+) -> float:
+    equal = node_equality(ref, hyp, theta, rules, function_words)
     order_a, left_a, keys_a = _postorder(*tree_a)
     order_b, left_b, keys_b = _postorder(*tree_b)
     change = [
@@ -172,14 +177,18 @@ def _forest_distance(i: int, j: int, left_a, left_b, change, dist) -> None:
                 row[y] = min(prev[y] + 1, row[y - 1] + 1, fd[p][q] + dist[a][b])
 
 
-def ted_similarity(ref: Words, hyp: Words, theta: float = THETA, rules: bool = True) -> float:
+def ted_similarity(
+    ref: Words, hyp: Words, theta: float = THETA, rules: bool = True, function_words: bool = False
+) -> float:
     """``F_ted = 1 - TED / (n_R + n_H)`` over the trees' nodes (see the module doc for why this bound).
 
     ``rules=False`` (``rome/paper``): the parser's trees as they are and the paper's node equality.
+    ``function_words`` (change 2): two different prepositions or articles are never one node.
     """
     tree = active_tree if rules else parse_tree
     tree_a, tree_b = tree(ref), tree(hyp)
     total = len(tree_a[0]) + len(tree_b[0])
     if total == 0:
         return 1.0
-    return float(np.clip(1.0 - _distance(ref, hyp, tree_a, tree_b, theta, rules) / total, 0.0, 1.0))
+    distance = _distance(ref, hyp, tree_a, tree_b, theta, rules, function_words)
+    return float(np.clip(1.0 - distance / total, 0.0, 1.0))

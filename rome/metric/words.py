@@ -50,6 +50,8 @@ class Words:
     numbers: tuple[str | None, ...] = ()
     #: whether each word is a clause operator (:func:`is_operator`); empty when unknown
     operators: tuple[bool, ...] = ()
+    #: each word's closed function-word class (:func:`function_class`: "ADP", "Art" or ""); empty when unknown
+    function_classes: tuple[str, ...] = ()
 
     def __len__(self) -> int:
         return len(self.words)
@@ -137,6 +139,19 @@ def is_operator(pos: str, dep: str, morph: str) -> bool:
     return pos in ("ADV", "DET") and features.get("Degree") in ("Cmp", "Sup")
 
 
+def function_class(pos: str, morph: str) -> str:
+    """A word's closed function-word class, read from the parser: "ADP" for a preposition (UD
+    ``ADP``), "Art" for an article (``DET`` with ``PronType=Art``), else "".
+
+    Two members of one closed class share every context, so their contextual vectors are close
+    (*in* / *on*, *a* / *the*) although they contrast in meaning exactly there (docs/rome.md,
+    change 2).
+    """
+    if pos == "ADP":
+        return "ADP"
+    return "Art" if pos == "DET" and "PronType=Art" in morph.split("|") else ""
+
+
 def same_lemma(ref: Words, hyp: Words) -> np.ndarray:
     """(p, q) boolean matrix: the two words share a lemma."""
     return np.array(ref.lemmas, dtype=object).reshape(-1, 1) == np.array(hyp.lemmas, dtype=object).reshape(1, -1)
@@ -166,8 +181,17 @@ def different_inflections(ref: Words, hyp: Words) -> np.ndarray:
     return (kinds_r != "") & (kinds_r == kinds_h) & (values_r != values_h)
 
 
-def word_rules(ref: Words, hyp: Words) -> tuple[np.ndarray, np.ndarray]:
-    """(p, q) boolean matrices ``(one_word, different_numbers)``: what RoMe knows about a word pair
+def different_function_words(ref: Words, hyp: Words) -> np.ndarray:
+    """(p, q) boolean matrix: two prepositions, or two articles, with different lemmas (:func:`function_class`)."""
+    if len(ref.function_classes) != len(ref) or len(hyp.function_classes) != len(hyp):
+        return np.zeros((len(ref), len(hyp)), dtype=bool)
+    classes_r = np.array(ref.function_classes, dtype=object).reshape(-1, 1)
+    classes_h = np.array(hyp.function_classes, dtype=object).reshape(1, -1)
+    return (classes_r != "") & (classes_r == classes_h) & ~same_lemma(ref, hyp)
+
+
+def word_rules(ref: Words, hyp: Words, function_words: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """(p, q) boolean matrices ``(one_word, different_words)``: what RoMe knows about a word pair
     whatever the vectors say, for the EMD and TED-SE alike (number keys compared once).
 
     * One word: one lemma, unless an inflection that carries meaning differs
@@ -175,14 +199,19 @@ def word_rules(ref: Words, hyp: Words) -> tuple[np.ndarray, np.ndarray]:
       tense moves to its auxiliary), *reported* / *reports* and *cheap* / *cheaper* do not, so
       such a pair is left to the encoder's cosine like any other. One number is one word however
       it is written (*three* / *3*, *4,000* / *4000*).
-    * Different numbers: both words are numbers (:func:`number_key`), and not the same one.
+    * Different words: both words are numbers (:func:`number_key`), and not the same one; with
+      ``function_words`` (change 2, off), also two prepositions or two articles with different
+      lemmas (:func:`different_function_words`).
     """
     both, same = _number_pairs(ref, hyp)
     one_word = (same_lemma(ref, hyp) & ~different_inflections(ref, hyp)) | same
-    return one_word, both & ~same
+    different = both & ~same
+    if function_words:
+        different = different | different_function_words(ref, hyp)
+    return one_word, different
 
 
-def word_similarity(ref: Words, hyp: Words, rules: bool = True) -> np.ndarray:
+def word_similarity(ref: Words, hyp: Words, rules: bool = True, function_words: bool = False) -> np.ndarray:
     """(p, q) cosines of the words' contextual vectors, with two facts a cosine misses.
 
     * Two words with one lemma are the same word (1.0): the encoder gives a word a different
@@ -195,14 +224,15 @@ def word_similarity(ref: Words, hyp: Words, rules: bool = True) -> np.ndarray:
       counts as its value (:func:`number_key`): *three* / *four* differ, *three* / *3* are one.
 
     ``rules=False`` (``rome/paper``) gives the plain cosines, as the paper computes them.
+    ``function_words``: two different prepositions or articles are different words too (:func:`word_rules`).
     """
     if not len(ref) or not len(hyp):
         return np.zeros((len(ref), len(hyp)))
     if not rules:
         return np.clip(ref.unit @ hyp.unit.T, -1.0, 1.0)
-    one_word, different_numbers = word_rules(ref, hyp)
+    one_word, different = word_rules(ref, hyp, function_words)
     cos = np.where(one_word, 1.0, np.clip(ref.unit @ hyp.unit.T, -1.0, 1.0))
-    return np.where(different_numbers, 0.0, cos)
+    return np.where(different, 0.0, cos)
 
 
 def pool_pieces(
@@ -260,6 +290,7 @@ def build_words(parsed: ParsedText, emb: TokenEmbeddings) -> Words:
         inflections=tuple(meaning_inflection(t.pos, t.morph) for t in tokens),
         numbers=tuple(number_key(t.text, t.pos) for t in tokens),
         operators=tuple(is_operator(t.pos, t.dep, t.morph) for t in tokens),
+        function_classes=tuple(function_class(t.pos, t.morph) for t in tokens),
     )
 
 

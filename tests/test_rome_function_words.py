@@ -1,0 +1,55 @@
+"""Change 2's switch (docs/rome.md): two different prepositions or articles are different words,
+read from the parser's tags; off, the word-pair step is what it was (inputs and expected outputs)."""
+
+from __future__ import annotations
+
+import pytest
+
+from rome.core.encoder import get_encoder
+from rome.core.parsing import get_parser
+from rome.metric.semantic import semantic_similarity
+from rome.metric.tree_edit import node_equality, ted_similarity
+from rome.metric.words import function_class, word_rules, word_similarity
+
+IN = "The keys are in the drawer next to the lamp."
+ON = "The keys are on the drawer next to the lamp."
+THE_CAR = "She bought the car for her brother."
+A_CAR = "She bought a car for her brother."
+
+
+@pytest.fixture(scope="module")
+def words():
+    from rome.metric.words import analyse
+
+    return analyse([IN, ON, THE_CAR, A_CAR], get_encoder(), get_parser())
+
+
+@pytest.mark.parametrize(("pos", "morph", "kind"), [
+    ("ADP", "", "ADP"), ("DET", "Definite=Def|PronType=Art", "Art"), ("DET", "Definite=Ind|PronType=Art", "Art"),
+    ("DET", "Number=Sing|PronType=Dem", ""), ("PART", "", ""), ("NOUN", "Number=Sing", ""),
+])
+def test_function_class_reads_the_ud_tags(pos, morph, kind):
+    assert function_class(pos, morph) == kind
+
+
+@pytest.mark.parametrize(("ref", "hyp", "old", "new"), [(IN, ON, "in", "on"), (THE_CAR, A_CAR, "the", "a")])
+def test_a_swapped_preposition_or_article_is_a_different_word_only_with_the_switch(words, ref, hyp, old, new):
+    r, h = words[ref], words[hyp]
+    i, j = r.words.index(old), h.words.index(new)
+    assert r.function_classes[i] == h.function_classes[j] != ""
+    raw = float(r.unit[i] @ h.unit[j])
+    assert raw > 0.65  # the encoder: one class, close vectors (TED-SE's theta counts them one node)
+    assert word_similarity(r, h)[i, j] == pytest.approx(raw, abs=1e-6) and node_equality(r, h)[i, j]
+    assert word_similarity(r, h, function_words=True)[i, j] == 0.0
+    assert not node_equality(r, h, function_words=True)[i, j]
+    assert ted_similarity(r, h) == 1.0 > ted_similarity(r, h, function_words=True)
+    assert semantic_similarity(r, h, "std", function_words=True).f_sem < semantic_similarity(r, h, "std").f_sem
+
+
+def test_the_same_function_word_stays_one_word(words):
+    r = words[IN]
+    one_word, different = word_rules(r, words[ON], function_words=True)
+    the = r.words.index("the")
+    assert one_word[the, the] and not different[the, the]
+    assert semantic_similarity(r, r, "std", function_words=True).f_sem == pytest.approx(1.0, abs=1e-6)
+    assert ted_similarity(r, r, function_words=True) == 1.0
