@@ -190,11 +190,16 @@ class FreeComplements(WordConstraint):
         return out
 
 
+#: tokens before an adjective searched for the number of a measure phrase ("185.0 (centimetres) tall")
+MEASURE_WINDOW = 3
+
+
 class PlainAdjectives(WordConstraint):
     """An adjective stays when it is part of a measurement or a lexicalised name of an activity:
 
-    * after a measure phrase ("185 cm tall", "35 metres long", "ten years old": Quirk et al. 1985, §7.67)
-      the adjective names the dimension, not a degree of it: "185 cm short" is not English;
+    * after a measure phrase ("185 cm tall", "35 metres long", "ten years old": Quirk et al. 1985, §7.67;
+      a number within :data:`MEASURE_WINDOW` tokens before it) the adjective names the dimension, not a
+      degree of it: "185 cm short" is not English;
     * before a unit of measurement ("square kilometre"; WordNet: the noun is a ``unit_of_measurement``);
     * before an *-ing* nominal ("easy listening", "heavy lifting", "deep learning"): adjective + gerund
       nominals name activities and genres as a unit.
@@ -212,14 +217,17 @@ class PlainAdjectives(WordConstraint):
                 if any(c.dep in ("npadvmod", "nummod", "quantmod") or c.pos == "NUM" or any(ch.isdigit() for ch in c.text)
                        for c in kids):
                     continue
-                prev = parsed.tokens[tok.i - 1] if tok.i > 0 else None
-                if prev is not None and (prev.pos == "NUM" or (prev.pos == "NOUN" and noun_class(prev.lemma) == "unit")):
-                    continue
+                before = parsed.tokens[max(0, tok.i - MEASURE_WINDOW) : tok.i]
+                if any(any(ch.isdigit() for ch in t.text) or t.pos == "NUM" or (
+                        t.pos == "NOUN" and noun_class(t.lemma) == "unit") for t in before):
+                    continue  # "185.0 (centimetres) tall", "185.26m tall"
                 head = parsed.tokens[tok.head]
-                if head.i > tok.i and head.pos == "NOUN" and (
-                        noun_class(head.lemma) == "unit"
-                        or (head.text.lower().endswith("ing") and "VERB" in getAllLemmas(head.text.lower()))):
+                nxt = parsed.tokens[tok.i + 1] if tok.i + 1 < len(parsed.tokens) else None
+                if head.i > tok.i and head.pos == "NOUN" and noun_class(head.lemma) == "unit":
                     continue
+                if nxt is not None and nxt.tag.startswith("NN") and nxt.text.lower().endswith("ing") and (
+                        "VERB" in getAllLemmas(nxt.text.lower())):
+                    continue  # "easy listening (music)": the -ing nominal right after it, whatever the head
             out.add(tok.i)
         return out
 

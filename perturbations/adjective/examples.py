@@ -17,6 +17,7 @@ EXAMPLES = (
     skips("The cat carried a dead mouse.", "'alive' is predicative only (WordNet marker p)"),
     skips("The tower is 40 metres tall.", "after a measure phrase"),
     skips("The park covers ten square miles.", "before a unit of measurement"),
+    skips("The mast is 40.5 (metres) tall.", "a measure phrase in brackets"),
     skips("Their style is easy listening.", "before an -ing nominal"),
     changes("The firm spent a large amount of money.", "The firm spent a small amount of money.",
             why="a synonym only on a concrete noun ('a big amount'); the antonym reverses anyway"),

@@ -17,5 +17,6 @@ EXAMPLES = (
     skips("I know where it is.", "a stranded 'is' does not contract"),
     skips("He's gone home.", "has or is: unclear"),
     skips("She starred in the comedy It's Never Too Late.", "a title keeps its contraction"),
+    skips("It's Only Rock and Roll was released in 1974.", "a title opened by a stop word keeps its contraction"),
     changes("It will not rain today.", "It won't rain today.", why="the negation contracts, never 'it'll not'"),
 )

@@ -167,8 +167,9 @@ def title_runs(parsed: ParsedText) -> list[tuple[int, int]]:
 
     Titles and multi-word names of any text ("English Without Tears", "Alan B. Miller Hall") are one
     unit: a rewrite that moves, expands or swaps a piece of one changes a name, not the wording. The
-    rule is English capitalisation (title case), not a list of names, so it holds on any corpus; a
-    sentence-initial stop word ("In", "The") never starts a run."""
+    rule is English capitalisation (title case), not a list of names, so it holds on any corpus; a run
+    opened by a sentence-initial stop word ("It's Great to Be Young", not "In Germany") needs two
+    capitalised words after it."""
     from perturbations.language.stopwords import default_stopwords
 
     starts, stop = sentence_starts(parsed), default_stopwords()
@@ -176,9 +177,10 @@ def title_runs(parsed: ParsedText) -> list[tuple[int, int]]:
     runs: list[tuple[int, int]] = []
     i = 0
     while i < len(tokens):
-        if not _capitalised(tokens[i]) or (i in starts and tokens[i].text.lower() in stop):
+        if not _capitalised(tokens[i]):
             i += 1
             continue
+        stop_start = i in starts and tokens[i].text.lower() in stop
         end, last_cap, caps, inner_caps, linkers = i + 1, i, 1, 0 if i in starts else 1, 0
         while end < len(tokens):
             tok = tokens[end]
@@ -197,7 +199,7 @@ def title_runs(parsed: ParsedText) -> list[tuple[int, int]]:
             else:
                 break
             end += 1
-        if caps >= 2 and inner_caps >= 1:
+        if caps >= 2 and inner_caps >= (2 if stop_start else 1):
             runs.append((i, last_cap + 1))
             i = last_cap + 1
         else:

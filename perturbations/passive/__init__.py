@@ -248,6 +248,37 @@ def check_later_pronouns(parsed: ParsedText, clause: Clause, end: int) -> None:
         raise Skip("a later pronoun could change its antecedent")
 
 
+def check_information_order(parsed: ParsedText, clause: Clause) -> None:
+    """The passive puts given information first (Biber et al. 1999, §6.6.2; Quirk et al. 1985, §18.8):
+    an object introduced with "a"/"an" is new information, and as the subject before a definite agent it
+    reads backwards ("A digital distribution service is offered by Lionsgate"), so such clauses are skipped."""
+    obj = parsed.tokens[clause.object_head]
+    if any(c.dep == "det" and c.text.lower() in ("a", "an") for c in parsed.children(obj.i)):
+        raise Skip("indefinite object: new information would open the clause")
+
+
+#: WordNet noun classes of participants that can act: people, animals, groups of people (organisations)
+AGENT_CLASSES = frozenset({"noun.person", "noun.animal", "noun.group"})
+AGENT_ENTITIES = frozenset({"PERSON", "ORG", "NORP", "GPE"})
+
+
+def check_agent(parsed: ParsedText, clause: Clause) -> None:
+    """A "by"-phrase names who acts: English by-agents are overwhelmingly animate or institutions (Biber et
+    al. 1999, §6.4), and an inanimate one reads as a cause or an instrument ("a good view will be allowed by
+    standard equipment", "could not have been incorporated by the ancient Roman diet"). The old subject's
+    head must be a name (a proper noun, or a person / organisation / nation / place entity) or a common
+    noun whose most used WordNet sense is a person, an animal or a group of people."""
+    from perturbations.language.senses import most_used_sense
+
+    head = next((t for t in parsed.tokens[clause.subject[0] : clause.subject[1] + 1] if t.head < clause.subject[0]
+                 or t.head > clause.subject[1] or t.head == t.i), parsed.tokens[clause.subject[1]])
+    if head.pos == "PROPN" or head.ent_type in AGENT_ENTITIES or head.text == "X":
+        return
+    sense = most_used_sense(head.lemma.lower(), "n") if head.pos == "NOUN" else None
+    if sense is None or sense.lexname() not in AGENT_CLASSES:
+        raise Skip(f"'{head.text}' is no agent (not a person, group or name)")
+
+
 #: a dropped generic "you" needs a modal: "You can reach X at ..." is a general statement whose passive
 #: ("X can be reached at ...") loses no one; a plain "you are crossing the sea" addresses the reader
 GENERIC_MODALS = frozenset({"can", "could", "may", "might", "will", "would", "should", "must", "ca"})
@@ -305,8 +336,11 @@ def rewrite_clause(parsed: ParsedText, clause: Clause, pronoun_agent: str = "dro
     from perturbations.language.names import sentence_starts
 
     initial = clause.subject[0] in sentence_starts(parsed)
-    if initial and parsed.tokens[clause.object[0]].tag == "CD":
+    if initial and any(ch.isdigit() for ch in parsed.tokens[clause.object[0]].text):
         raise Skip("the new subject would open the sentence with a numeral")  # Chicago Manual of Style 9.5
+    check_information_order(parsed, clause)
+    if not generic:
+        check_agent(parsed, clause)
     agent = "" if generic and pronoun_agent == "drop" else f"by {as_agent(parsed, clause.subject, initial)}"
     adjuncts = span_text(parsed, last + 1, end) if end > last else ""
     if agent and adjuncts and end - last > clause.subject[1] - clause.subject[0] + 1:

@@ -32,4 +32,6 @@ EXAMPLES = (
     skips("You are painting the fence this week.", "'you' without a modal addresses the reader"),
     skips("The senator took office in January.", "WordNet verb+noun idiom (take_office)"),
     skips("The team scored 40 goals last season.", "a numeral would open the sentence"),
+    skips("The bakery sells a new cake.", "indefinite object: new information would open the clause"),
+    skips("The storm destroyed the old barn.", "an inanimate agent (WordNet: no person or group)"),
 )
