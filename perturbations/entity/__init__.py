@@ -32,6 +32,7 @@ groups only, plural for plural; a changed count of one makes its noun agree ("1 
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
@@ -260,8 +261,11 @@ def number_agreement(parsed, span: tuple[int, int], new: str) -> tuple[str, Edit
     if form is None:
         return None
     if noun.i < span[1]:  # the noun is inside the entity: change it in the new text if it is there
-        pieces = new.rsplit(noun.text, 1)
-        return (form.join(pieces), None) if len(pieces) == 2 else (new, None)
+        matches = list(re.finditer(rf"(?<!\w){re.escape(noun.text)}(?!\w)", new))
+        if not matches:
+            return new, None  # a pool entry brings its own noun ("5 miles")
+        last = matches[-1]
+        return new[: last.start()] + form + new[last.end() :], None
     return new, Edit(noun.idx, noun.idx + len(noun.text), noun.text, form)
 
 

@@ -33,4 +33,6 @@ EXAMPLES = (
             pool={"PERSON": ["Ada Lovelace"]}, use_checklist=False, why="an adverb is never part of a name"),
     skips("She studied at the College of William and Mary.", "a person-name part of an organisation's name",
           pool={"PERSON": ["Ada Lovelace"], "ORG": ["Microsoft"]}, use_checklist=False),
+    changes("It weighs about 1 ton.", "It weighs about 2 tons.", pool={"QUANTITY": ["about 2 tons"]},
+            use_checklist=False, why="a pool entry with its own plural noun is kept whole (no 'tonss')"),
 )
