@@ -118,3 +118,26 @@ def test_fit_adds_the_datasets_entities():
     p = EntityReplacement({"GPE": ["Paris"]}, use_checklist=False)
     assert p.fit(["Mary Jones lives in England."]) is p
     assert p.pool.by_label["GPE"] == ("England", "Paris") and p.pool.by_label["PERSON"] == ("Mary Jones",)
+
+
+def test_name_rules_from_wordnet_and_grammar():
+    """The general rules of perturbations/entity/rules.py on invented names (real WordNet)."""
+    from perturbations.entity import rules
+
+    assert rules.needs_article("United States") and rules.needs_article("Czech Republic")
+    assert rules.needs_article("Philippines") and rules.needs_article("Netherlands")
+    assert not rules.needs_article("Belgium") and not rules.needs_article("Athens")
+    assert not rules.needs_article("Buffalo")  # a one-word name is never taken for a bare common noun
+    assert rules.is_place_or_body("Dijon") and rules.is_place_or_body("Alan B Miller Hall")
+    assert not rules.is_place_or_body("Ada Lovelace") and not rules.is_place_or_body("Ann Lee")
+    assert rules.is_group_name("Roman") and rules.is_group_name("Democrats") and not rules.is_group_name("Isaiah")
+    assert rules.is_plural_group("Americans") and not rules.is_plural_group("French")
+    assert rules.agreeing_noun("ton", "NN", plural=True) == "tons"
+    assert rules.agreeing_noun("pages", "NNS", plural=False) == "page"
+
+
+def test_pool_keeps_only_entities_it_would_replace():
+    """A place tagged PERSON ("in Dijon") is no person to put elsewhere; a name swallowing an adverb is trimmed."""
+    pool = EntityPool.from_corpus(["She studied in Dijon.", "Police said Franco A. illegally stored weapons."])
+    people = pool.by_label.get("PERSON", ())
+    assert "Dijon" not in people and "Franco A." in people

@@ -19,18 +19,29 @@ A PERSON entity that is a place of the data ("martin luther king square") is lef
 with a person's name would put a person where a place belongs. A possessive keeps its "'s" (the
 entity span ends before it), and a name inside a hyphenated compound ("Jones-compliant") is not
 replaced: the compound's other part still refers to the old name.
+
+The rules of :mod:`perturbations.entity.rules` (grammar, the parse, WordNet, lemminflect) keep the
+replacement "a different entity of a sensible type" on any English text: a span is trimmed to its name
+tokens; names that take "the" (the Netherlands, the United States) are neither replaced nor used; a
+PERSON that WordNet or a preposition of place says is a place or building, a person's name used as a
+term's modifier ("Carter constant"), a name part glued to another entity ("College of William" + "and
+Mary") and a number inside a title ("Volume 1") are left alone; NORP entities are nationalities or
+groups only, plural for plural; a changed count of one makes its noun agree ("1 ton" -> "2 tons").
 """
 
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
 from perturbations import thirdparty
 from perturbations.base import Edit, Expectation, Perturbation, Result, Variant, apply_edits
+from perturbations.entity import rules
 from perturbations.language.articles import with_article_fixes
+from perturbations.language.names import sentence_starts
 
 #: CheckList's perturbation for each entity label it can handle.
 CHECKLIST_FUNCTIONS = {
@@ -41,6 +52,8 @@ CHECKLIST_FUNCTIONS = {
     "QUANTITY": "change_number",
     "PERCENT": "change_number",
 }
+#: CheckList draws tried for one entity before it is left alone
+CHECKLIST_TRIES = 5
 
 
 @dataclass(frozen=True)
@@ -55,15 +68,24 @@ class EntityPool:
 
     @classmethod
     def from_corpus(cls, texts: Iterable[str], parser=None) -> EntityPool:
-        """Collect the named entities of ``texts`` (parsed in one batch)."""
+        """Collect the named entities of ``texts`` (parsed in one batch): each trimmed to its name, without a
+        possessive, and only where :func:`replaceable` would replace it (a "PERSON" that is the object of
+        "in" is no person to put elsewhere)."""
         from rome.core.parsing import get_parser
 
         parser = parser or get_parser()
         found: dict[str, set[str]] = {}
         texts = [t for t in texts if isinstance(t, str) and t.strip()]
         for parsed in parser.parse(texts):
+            starts = sentence_starts(parsed)
             for ent in parsed.entities:
-                found.setdefault(ent.label, set()).add(ent.text.strip())
+                span = entity_span(parsed, ent)
+                if span is None:
+                    continue
+                first, last = parsed.tokens[span[0]], parsed.tokens[span[1] - 1]
+                name = parsed.text[first.idx : last.idx + len(last.text)].strip()
+                if replaceable(parsed, ent, span, name, span[0] in starts):  # its type is doubtful otherwise
+                    found.setdefault(ent.label, set()).add(name)
         return cls.from_mapping(found)
 
     def candidates(self, label: str, current: str) -> list[str]:
@@ -136,6 +158,7 @@ class EntityReplacement(Perturbation):
         if self.mode == "one":
             rng.shuffle(order)
         in_text = {e.text.strip().casefold() for e in parsed.entities}
+        starts = sentence_starts(parsed)
         edits, replaced, mapping = [], [], {}
         for ent in order:
             span = entity_span(parsed, ent)
@@ -146,12 +169,22 @@ class EntityReplacement(Perturbation):
             old = text[start : last.idx + len(last.text)]
             if ent.label == "PERSON" and is_place_name(old):
                 continue  # "martin luther king square" is an area: a person's name there is the wrong type
-            choice = mapping.get(old) or self._replacement(ent.label, old, parsed.tokens[span[0] : span[1]], rng, in_text)
+            if not replaceable(parsed, ent, span, old, span[0] in starts):
+                continue
+            possessive = span[1] < len(parsed.tokens) and parsed.tokens[span[1]].tag == "POS"
+            choice = mapping.get(old) or self._replacement(ent.label, old, parsed.tokens[span[0] : span[1]], rng,
+                                                           in_text, possessive)
             if choice is None:
                 continue
+            agreement = number_agreement(parsed, span, choice[0])
+            if agreement is None:
+                continue  # "1 ton" -> "2 ..." with no plural lemminflect knows
+            new, noun_edit = agreement
             mapping[old] = choice  # the same entity twice gets the same replacement
             in_text.add(choice[0].casefold())  # two different entities never become the same one
-            edits.append(Edit(start, start + len(old), old, choice[0]))
+            edits.append(Edit(start, start + len(old), old, new))
+            if noun_edit is not None:
+                edits.append(noun_edit)
             replaced.append((start, {"label": ent.label, "old": old, "new": choice[0], "source": choice[1]}))
             if self.mode == "one":
                 break
@@ -166,17 +199,74 @@ class EntityReplacement(Perturbation):
         return Result(text, (variant,))
 
     def _replacement(self, label: str, old: str, tokens: Sequence, rng: random.Random,
-                     taken: set[str]) -> tuple[str, str] | None:
+                     taken: set[str], possessive: bool = False) -> tuple[str, str] | None:
         candidates = [c for c in self.pool.candidates(label, old)
-                      if c.casefold() not in taken and same_shape(c, old)]
+                      if c.casefold() not in taken and same_shape(c, old) and fits(label, c, old, possessive)]
         if candidates:
             return rng.choice(candidates), "dataset"
         if label in CHECKLIST_FUNCTIONS and self._checklist_on():
-            new = (_checklist_replacement(label, tokens, rng.randrange(2**32)) or "").strip()
-            if (new and new.casefold() not in taken and new.casefold() != old.strip().casefold()
-                    and same_shape(new, old)):
-                return new, "checklist"
+            for _ in range(CHECKLIST_TRIES):  # a lexicon name may not fit here ("New York" takes no bare slot)
+                new = (_checklist_replacement(label, tokens, rng.randrange(2**32)) or "").strip()
+                if (new and new.casefold() not in taken and new.casefold() != old.strip().casefold()
+                        and same_shape(new, old) and fits(label, new, old, possessive)):
+                    return new, "checklist"
         return None
+
+
+def replaceable(parsed, ent, span: tuple[int, int], old: str, sentence_start: bool) -> bool:
+    """Whether the entity may be replaced at all (see :mod:`perturbations.entity.rules`): not a name that
+    takes "the", not a place or building tagged PERSON, not an eponym, not a part of a split name, not a
+    number inside a title, not a NORP entity that names no group."""
+    tokens, (start, end) = parsed.tokens, span
+    label = ent.label
+    if label in rules.ARTICLE_LABELS and (rules.needs_article(old) or rules.preceded_by_article(tokens, start)):
+        return False
+    if label == "PERSON" and (rules.is_place_or_body(old) or rules.is_locative_object(tokens, start, end)
+                              or rules.is_eponym(tokens, start, end)):
+        return False
+    if label == "NORP" and not rules.is_group_name(old):
+        return False
+    if label in rules.NAME_LABELS and rules.joined_to_other_name(tokens, parsed.entities, start, end, label):
+        return False
+    return not rules.is_number_in_title(tokens, start, end, label, sentence_start)
+
+
+def fits(label: str, new: str, old: str, possessive: bool) -> bool:
+    """Whether ``new`` can stand where ``old`` stood: no name that needs "the" where a bare name was; a person
+    for a person only if WordNet does not call it a place; a nationality for a nationality, plural for
+    plural; before a possessive "'s" no name ending in "s" ("United States's": a plural takes a bare
+    apostrophe, and style guides differ on singulars, Chicago Manual of Style 7.16-7.19)."""
+    if possessive and new.endswith(("s", "S")):
+        return False
+    if label in rules.ARTICLE_LABELS and rules.needs_article(new):
+        return False
+    if label == "PERSON" and rules.is_place_or_body(new):
+        return False
+    if label == "NORP":
+        return rules.is_group_name(new) and rules.is_plural_group(new) == rules.is_plural_group(old)
+    return True
+
+
+def number_agreement(parsed, span: tuple[int, int], new: str) -> tuple[str, Edit | None] | None:
+    """``new`` and an edit of the counted noun so that it agrees with the new number ("about 1 ton" ->
+    "about 2 tons", "1 page" -> "3 pages"; lemminflect's plural), or ``None`` when no agreeing form is known.
+    The number one takes a singular noun, every other number a plural (Quirk et al. 1985 §5.74)."""
+    tokens = parsed.tokens
+    noun = rules.counted_noun(tokens, span[0], span[1])
+    old_number = rules.number_word(" ".join(t.text for t in tokens[span[0] : span[1]]))
+    new_number = rules.number_word(new)
+    if noun is None or old_number is None or new_number is None or rules.is_one(old_number) == rules.is_one(new_number):
+        return new, None
+    form = rules.agreeing_noun(noun.text, noun.tag, plural=not rules.is_one(new_number))
+    if form is None:
+        return None
+    if noun.i < span[1]:  # the noun is inside the entity: change it in the new text if it is there
+        matches = list(re.finditer(rf"(?<!\w){re.escape(noun.text)}(?!\w)", new))
+        if not matches:
+            return new, None  # a pool entry brings its own noun ("5 miles")
+        last = matches[-1]
+        return new[: last.start()] + form + new[last.end() :], None
+    return new, Edit(noun.idx, noun.idx + len(noun.text), noun.text, form)
 
 
 def same_shape(new: str, old: str) -> bool:
@@ -196,7 +286,7 @@ def entity_span(parsed, ent) -> tuple[int, int] | None:
     war" -> "Jane Doe's war"), or ``None`` for a name glued to a neighbour by a hyphen or slash
     ("Jones-compliant ships"): that is part of a compound word, whose other part refers to it."""
     tokens = parsed.tokens
-    start, end = ent.start, ent.end
+    start, end = rules.trim_to_name(tokens, ent.start, ent.end, ent.label)
     while end > start and tokens[end - 1].tag == "POS":
         end -= 1
     if end == start:

@@ -12,6 +12,31 @@ from perturbations.base import Edit
 WORD_RE = re.compile(r"\w+(?:['’\-]\w+)*")
 _PIECE_RE = re.compile(r"\w+|\s+|[^\w\s]")
 
+#: Written units that are ONE token although a word regex (or TextAttack's ``words_from_text``) splits them
+#: at their inner punctuation. From English orthography (Quirk et al. 1985 App. III.7-8; Chicago Manual of
+#: Style 9.18-9.22, 10.4): a number with a decimal point or thousands separators ("5,375", "175.26",
+#: "418476000000.0"), a ratio or clock time ("3:2", "10:45"), a percentage ("2.7%", "40 %") and an
+#: abbreviation or initials with inner periods ("J.R.R.", "U.S.", "e.g.", "Ph.D.").
+ATOMIC_RE = re.compile(
+    r"(?<![\w.,:])\d+(?:[.,:]\d+)+(?:\s?%)?"          # 5,375 / 175.26 / 10:45 / 2.7%
+    r"|(?<![\w.,:])\d+\s?%"                             # 40% / 40 %
+    r"|(?<![\w.])(?:[A-Za-z]{1,2}\.){2,}"               # J.R.R. / U.S. / e.g. / Ph.D.
+    r"|(?<![\w.])(?:[A-Za-z]\.)+[A-Za-z](?![\w.])"      # U.S (no final period)
+)
+
+
+def atomic_spans(text: str) -> list[tuple[int, int]]:
+    """Character spans of the one-token units of :data:`ATOMIC_RE` in ``text``."""
+    return [m.span() for m in ATOMIC_RE.finditer(text)]
+
+
+def is_piece_of_unit(span: tuple[int, int], units: Sequence[tuple[int, int]]) -> bool:
+    """Whether the word at ``span`` is only a *piece* of a one-token unit ("375" of "5,375", "R" of
+    "J.R.R."): replacing or repeating it would cut the unit ("5,AAA", "19,500 500 500"), a damage no
+    word-level perturbation promises; "40" of "40%" is a piece too ("AAA%")."""
+    start, end = span
+    return any(u_start <= start and end <= u_end and (start, end) != (u_start, u_end) for u_start, u_end in units)
+
 
 def word_spans(text: str, words: Sequence[str] | None = None) -> list[tuple[int, int]]:
     """Character spans of ``words`` found left to right in ``text`` (default: :data:`WORD_RE` words).

@@ -8,6 +8,8 @@ test has no victim model). "x is a cheap restaurant near y" -> "x is a cheap res
 Replacing several words yields repeated tokens, the form damage the paper tests: ``decrease``.
 Split suffixes and clitics of the tokenised data ("hotel -s", "moderate -ly", "hotel 's") and the
 delexicalised placeholder ``X`` are not words and are never replaced ("hotel -AAA" is no word swap).
+Nor is a piece of a one-token unit (:data:`perturbations.language.spans.ATOMIC_RE`: "5,375", "175.26",
+"2.7%", "J.R.R."), which TextAttack's tokenisation splits at its inner punctuation ("5,AAA", "J.AAA.R.").
 
 Without textattack the same choice runs in pure Python (regex words, the same NLTK stop-word list);
 what is lost is only TextAttack's own tokenisation (``words_from_text``).
@@ -20,7 +22,7 @@ import random
 
 from perturbations import thirdparty
 from perturbations.base import Edit, Perturbation, Result, Variant, apply_edits
-from perturbations.language.spans import WORD_RE, word_spans
+from perturbations.language.spans import WORD_RE, atomic_spans, is_piece_of_unit, word_spans
 from perturbations.language.stopwords import cased_variants, default_stopwords
 
 #: BAGEL's delexicalised name/place token: not a word of the sentence, never replaced
@@ -96,8 +98,9 @@ class RandomWordReplacement(Perturbation):
         return Result(text, (Variant(apply_edits(text, edits), self.kind, "decrease", tuple(edits), meta),))
 
     def _replaceable(self, words: list[str], done: set[int], text: str = "") -> list[int]:
-        """Indices of words that may be replaced: no stop word, no token, no split suffix, no placeholder."""
-        suffixes = _suffix_indices(text, words) if text else set()
+        """Indices of words that may be replaced: no stop word, no token, no split suffix, no placeholder,
+        no piece of a one-token unit."""
+        suffixes = (_suffix_indices(text, words) | _unit_pieces(text, words)) if text else set()
         return [i for i, w in enumerate(words)
                 if i not in done and w.lower() not in self.stopwords and w != self.token
                 and w != PLACEHOLDER and i not in suffixes]
@@ -153,3 +156,15 @@ def _suffix_indices(text: str, words: list[str]) -> set[int]:
         if start > 0 and text[start - 1] in "-'’" and (start == 1 or text[start - 2].isspace()):
             out.add(i)
     return out
+
+
+def _unit_pieces(text: str, words: list[str]) -> set[int]:
+    """Words that are only a piece of a one-token unit ("375" of "5,375", "R" of "J.R.R.")."""
+    units = atomic_spans(text)
+    if not units:
+        return set()
+    try:
+        spans = word_spans(text, words)
+    except ValueError:
+        return set()
+    return {i for i, span in enumerate(spans) if is_piece_of_unit(span, units)}

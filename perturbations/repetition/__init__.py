@@ -4,7 +4,9 @@ Degenerate generators repeat themselves; a robust metric must score such output 
 (``decrease``). Words are found with a regular expression rather than the parser so the
 perturbation is cheap and works on any text; content words are preferred over stop words
 (scikit-learn's English list), since "the the the" is a different, easier failure. Split
-suffixes ("hotel -s s s s") and the placeholder ``X`` are not words and are never repeated.
+suffixes ("hotel -s s s s") and the placeholder ``X`` are not words and are never repeated. A one-token
+unit (:data:`perturbations.language.spans.ATOMIC_RE`: "19,500", "30955.0", "2.7%", "J.R.R.") is one word:
+it is repeated whole ("19,500 19,500 19,500"), never a piece of it ("19,500 500 500").
 """
 
 from __future__ import annotations
@@ -13,8 +15,10 @@ import random
 import re
 
 from perturbations.base import Edit, Perturbation, Result, Variant, apply_edits
+from perturbations.language.spans import ATOMIC_RE
 
-WORD = re.compile(r"\w+(?:['\u2019-]\w+)*")
+#: a one-token unit first (so "19,500" is one match), else a word with inner apostrophes or hyphens
+WORD = re.compile(ATOMIC_RE.pattern + r"|\w+(?:['\u2019-]\w+)*")
 
 
 #: BAGEL's delexicalised name/place token: repeating it repeats no word of the sentence

@@ -25,6 +25,15 @@ def is_english_word(word: str) -> bool:
     return bool(getAllLemmas(word)) or word in default_stopwords()
 
 
+#: An acronym or initialism: a word of two or more capital letters only ("UN", "NASA", "FIC"). Its letters
+#: are not spelled out as a word a reader can correct: a swap gives another possible name ("UN" -> "NU",
+#: "FIC" -> "FCI"), a changed fact rather than a misspelling. The single-letter placeholder ``X`` is
+#: refused by :data:`PLACEHOLDER`. Source: English orthography of abbreviations (Quirk et al. 1985 App. I.
+#: 101-104: acronyms and initialisms are written in capitals).
+ACRONYM = re.compile(r"(?<![A-Za-z])[A-Z]{2,}(?![A-Za-z])")
+#: BAGEL's delexicalised name token: a slip on it damages no word of the sentence
+PLACEHOLDER = re.compile(r"(?<!\w)X(?!\w)")
+
 #: the two kinds of slip, reported separately: chrF drops spaces, so it cannot see a space slip
 SLIPS = ("in_word", "space")
 
@@ -40,7 +49,8 @@ class Typos(Perturbation):
     (which changes a fact, not the spelling) and punctuation; it cannot be told where to swap.
     The same neighbour swap is therefore drawn here from the seeded generator over the allowed
     positions only. Digits are left alone unless ``digits=True``; so is the placeholder ``X``; an in-word
-    swap that spells another word ("on" -> "no") is refused.
+    swap that spells another word ("on" -> "no") is refused; so is any slip touching an acronym
+    (:data:`ACRONYM`).
     """
 
     kind = "typos"
@@ -92,12 +102,15 @@ class Typos(Perturbation):
 
     def _positions(self, text: str) -> list[int]:
         """Indices j where swapping text[j] and text[j+1] is a slip of this kind."""
-        skip = {m.start() for m in re.finditer(r"(?<!\w)X(?!\w)", text)}  # the placeholder
+        skip = {m.start() for m in PLACEHOLDER.finditer(text)}
+        skip |= {j for m in ACRONYM.finditer(text) for j in range(m.start(), m.end())}
         out = []
         for j in range(len(text) - 1):
             a, b = text[j], text[j + 1]
             if j in skip or j + 1 in skip:
                 continue
+            if self.slip == "space" and (j - 1 in skip or j + 2 in skip):
+                continue  # the moved letter would be glued onto the placeholder or acronym ("Xi s", "UNm et")
             if self.slip == "in_word":
                 if self._letter(a) and self._letter(b) and a.lower() != b.lower():
                     out.append(j)
