@@ -44,20 +44,34 @@ def _reference(value) -> str:
     return value if isinstance(value, str) else value[0]
 
 
-def development_data() -> dict:
-    """Suite cases, DEMETR items and the scorer's train/test pairs, as plain tuples."""
+def suite_cases(corpus: str | None = None, names: list[str] | None = None) -> dict[str, list[tuple]]:
+    """Every perturbation suite's cases with case checks (or only ``names``) as plain tuples
+    ``(case_id, expectation, reference, original, variant)``, built as ``rome suite NAME [--data CORPUS]``
+    builds them: on the suite's own texts, or on the shipped ``corpus``; default n and seed."""
     from rome.core.cache import ScoreCache
-    from rome.training.scorer import training_pairs
     from suites.harness.runner import SuiteRun
     from suites.harness.spec import available_suites, load_suite
 
     suites = {}
-    for name in available_suites():
+    for name in names or available_suites():
         suite = load_suite(name)
         if suite.direct_cases or not suite.case_checks:
             continue
         suites[name] = [(c.case_id, c.expectation, _reference(c.reference), c.original, c.variant)
-                        for c in SuiteRun(suite, cache=ScoreCache(None)).cases]
+                        for c in SuiteRun(suite.configured(data=corpus), cache=ScoreCache(None)).cases]
+    return suites
+
+
+def suite_pairs(suites: dict[str, list[tuple]]) -> set[Pair]:
+    """The (hypothesis, reference) pairs of ``suite_cases``' cases: each case's original and variant."""
+    return {(c[k], c[2]) for cases in suites.values() for c in cases for k in (3, 4)}
+
+
+def development_data() -> dict:
+    """Suite cases, DEMETR items and the scorer's train/test pairs, as plain tuples."""
+    from rome.training.scorer import training_pairs
+
+    suites = suite_cases()
     # DEMETR item ids read "<file>:<id>"; the number is the source sentence's
     demetr = [(int(it.id.rsplit(":", 1)[1]), it.category, it.severity, it.reference[0], it.good, it.bad)
               for it in load_challenge([demetr_dir()]).items]
@@ -66,8 +80,7 @@ def development_data() -> dict:
 
 
 def all_pairs(data: dict) -> list[Pair]:
-    pairs = {(c[3], c[2]) for cases in data["suites"].values() for c in cases}
-    pairs |= {(c[4], c[2]) for cases in data["suites"].values() for c in cases}
+    pairs = suite_pairs(data["suites"])
     pairs |= {(d[4], d[3]) for d in data["demetr"]} | {(d[5], d[3]) for d in data["demetr"]}
     pairs |= {(h, r) for h, r, _ in data["train"] + data["test"]}
     return sorted(pairs)

@@ -5,7 +5,10 @@ current code on every development source, with paired bootstrap intervals.
 
 Sources: (1) DEMETR's 26 shipped files, non-base accuracy (mean of categories); (2) the shipped
 dialogue suites, mean pass rate of their case checks; (3) ``sfrest-heldout`` and (4) ``webnlg2020``
-ratings, mean Spearman ρ of their criteria (human references, best over them). Every pair's
+ratings, mean Spearman ρ of their criteria (human references, best over them); (5) the suites on the
+corpora of :data:`CORPORA` (``rome suite NAME --data CORPUS``), only the (corpus, suite, expectation)
+rows whose validity card is current with validity >= 0.85 when the store is built, read as source 2
+(mean pass rate of the rows' case checks, cases resampled within each). Every pair's
 ``F_sem`` and ``F_ted`` are computed once per configuration (``current`` and each candidate, see
 :data:`CONFIGS`) from one encoding and parse of each text, ``F_g`` once per hypothesis; the scorer
 of each configuration is retrained by the committed recipe (``train_penalty``, seed 0) on the
@@ -27,7 +30,7 @@ import numpy as np
 from scipy.stats import rankdata
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from rome_dev import INFO, development_data  # noqa: E402
+from rome_dev import INFO, development_data, suite_cases, suite_pairs  # noqa: E402
 
 from rome.data.judged import load_dataset, with_references  # noqa: E402
 from suites.harness.checks import RANGE, CaseScores  # noqa: E402
@@ -36,6 +39,10 @@ from suites.harness.pairwise import prefers  # noqa: E402
 RATINGS = {"sfrest-heldout": ("informativeness", "naturalness", "quality"),
            "webnlg2020": ("overall_adequacy", "overall_fluency")}
 RESAMPLES, SEED = 1000, 0
+#: source 5's corpora: those of the corpora issue other than ``dialogue``, which source 2 already is
+CORPORA = ("news", "webnlg")
+#: sources whose units are per-check arrays of case outcomes (resampled within each check)
+CASE_SOURCES = ("demetr", "suites", "corpora")
 
 
 def _current(ref, hyp, idf):
@@ -90,7 +97,21 @@ def sources(per_category: int | None = None, max_rated: int | None = None) -> di
         items, refs, _ = with_references(load_dataset(name).items, "human")
         rows = [(it.hypothesis, tuple(r), {c: it.human[c] for c in RATINGS[name]}) for it, r in zip(items, refs)]
         data[name] = rows if max_rated is None or len(rows) <= max_rated else rng.sample(rows, max_rated)
+    data["corpus_rows"] = valid_rows()
+    data["corpora"] = {corpus: suite_cases(corpus, sorted({s for c, s, _ in data["corpus_rows"] if c == corpus}))
+                       for corpus in CORPORA}
     return data
+
+
+def valid_rows() -> list[tuple[str, str, str]]:
+    """Source 5's (corpus, suite, expectation) rows: a current validity card with validity >= 0.85 (as
+    ``rome validity --data news --data webnlg`` reads them now); a STALE or UNMEASURED card is left out."""
+    from reports.validity import CURRENT, INFORMATIVE, shipped_validity
+
+    rows = [(corpus, suite, status.expectation) for corpus, suite, _, status in shipped_validity(data=list(CORPORA))
+            if status.state == CURRENT and status.rate is not None and status.rate >= INFORMATIVE]
+    print("source 5 rows: " + ", ".join(f"{c}/{s}/{e}" for c, s, e in rows), flush=True)
+    return rows
 
 
 def all_pairs(data: dict) -> list[tuple[str, str]]:
@@ -98,6 +119,8 @@ def all_pairs(data: dict) -> list[tuple[str, str]]:
 
     pairs = set(dev_pairs(data))
     pairs |= {(h, r) for name in RATINGS for h, refs, _ in data[name] for r in refs}
+    for cases in data["corpora"].values():
+        pairs |= suite_pairs(cases)
     return sorted(pairs)
 
 
@@ -141,29 +164,41 @@ def scores_of(data: dict, pairs: list, features: np.ndarray, config: str = "curr
     return dict(zip(pairs, scorer(features).tolist()))
 
 
-def per_unit(data: dict, score: dict) -> dict[str, object]:
-    """Each source's per-unit outcomes, from which its figure is computed (and resampled)."""
+def check_outcomes(suites: dict[str, list[tuple]], score: dict, kept=None, prefix: str = "") -> dict[str, np.ndarray]:
+    """``"<prefix><suite>:<check>"`` -> each case's pass (1) or fail (0) under every case check of the suites
+    (sources 2 and 5); ``kept(suite, expectation)``: only the checks of the rows it accepts."""
     from suites.harness.spec import load_suite
 
+    out = {}
+    for name, cases in suites.items():
+        # the declared thresholds read in the range unit, as scripts/rome_dev.py does: the suites' own scale-free
+        # units need each case's control text, which the bench does not score (a one-metric comparison is fair)
+        for check in (dataclasses.replace(c, unit=RANGE) for c in load_suite(name).case_checks):
+            if kept is not None and not kept(name, check.expectation):
+                continue
+            passed = [check.case_passes(INFO, CaseScores(c[0], score[(c[3], c[2])], score[(c[4], c[2])]))
+                      for c in cases if check.applies_to(c[1])]
+            if passed:
+                out[f"{prefix}{name}:{check.name}"] = np.array(passed, float)
+    return out
+
+
+def per_unit(data: dict, score: dict) -> dict[str, object]:
+    """Each source's per-unit outcomes, from which its figure is computed (and resampled)."""
     demetr = defaultdict(list)
     for _, category, severity, ref, good, bad in data["demetr"]:
         if severity != "base":
             demetr[category].append(prefers(INFO, score[(good, ref)], score[(bad, ref)]))
-    suites = {}
-    for name, cases in data["suites"].items():
-        # the declared thresholds read in the range unit, as scripts/rome_dev.py does: the suites' own scale-free
-        # units need each case's control text, which the bench does not score (a one-metric comparison is fair)
-        for check in (dataclasses.replace(c, unit=RANGE) for c in load_suite(name).case_checks):
-            passed = [check.case_passes(INFO, CaseScores(c[0], score[(c[3], c[2])], score[(c[4], c[2])]))
-                      for c in cases if check.applies_to(c[1])]
-            if passed:
-                suites[f"{name}:{check.name}"] = passed
     out = {"demetr": {k: np.array(v, float) for k, v in demetr.items()},
-           "suites": {k: np.array(v, float) for k, v in suites.items()}}
+           "suites": check_outcomes(data["suites"], score)}
     for name, criteria in RATINGS.items():
         best = np.array([max(score[(h, r)] for r in refs) for h, refs, _ in data[name]])
         human = np.array([[hum[c] for c in criteria] for _, _, hum in data[name]])
         out[name] = (best, human)
+    rows = set(data["corpus_rows"])
+    out["corpora"] = {k: v for corpus, suites in data["corpora"].items() for k, v in check_outcomes(
+        suites, score, lambda suite, expectation, corpus=corpus: (corpus, suite, expectation) in rows,
+        f"{corpus}/").items()}
     return out
 
 
@@ -174,7 +209,7 @@ def _spearman_mean(metric: np.ndarray, human: np.ndarray) -> float:
 
 def figure(source: str, units, index=None) -> float:
     """The source's figure, on a bootstrap resample when ``index`` is given."""
-    if source in ("demetr", "suites"):
+    if source in CASE_SOURCES:
         return float(np.mean([np.mean(v if index is None else v[index[k]]) for k, v in units.items()]))
     metric, human = units
     if index is not None:
@@ -190,7 +225,7 @@ def compare(old: dict, new: dict) -> dict[str, tuple[float, float, float, float]
         a, b = old[source], new[source]
         diffs = []
         for _ in range(RESAMPLES):
-            if source in ("demetr", "suites"):
+            if source in CASE_SOURCES:
                 index = {k: rng.integers(0, len(v), len(v)) for k, v in a.items()}
             else:
                 n = len(a[0])
@@ -211,10 +246,13 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     configs = ["current", *args.candidate]
     stored = pickle.loads(args.store.read_bytes()) if args.store.exists() else {}
+    if "data" in stored and "corpora" not in stored["data"]:
+        parser.error(f"{args.store} was built before source 5 (the corpora): give a new --store")
     if "data" not in stored:
         stored["data"] = sources(args.demetr_per_category, args.max_rated)
-        print({k: len(v) for k, v in stored["data"].items() if k != "suites"},
-              {k: len(v) for k, v in stored["data"]["suites"].items()}, flush=True)
+        print({k: len(v) for k, v in stored["data"].items() if k not in ("suites", "corpora")},
+              {k: len(v) for k, v in stored["data"]["suites"].items()},
+              {f"{c}/{k}": len(v) for c, s in stored["data"]["corpora"].items() for k, v in s.items()}, flush=True)
         stored["pairs"] = all_pairs(stored["data"])
         stored["features"] = {}
     missing = [c for c in configs if c not in stored["features"]]
@@ -232,6 +270,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{c}: DEMETR by category " + ", ".join(f"{k.split('_', 1)[1]} {np.mean(v):.3f}"
                                                       for k, v in sorted(u["demetr"].items())))
         print(f"{c}: suites " + ", ".join(f"{k} {np.mean(v):.3f}" for k, v in u["suites"].items()))
+        print(f"{c}: corpora " + ", ".join(f"{k} {np.mean(v):.3f}" for k, v in u["corpora"].items()))
         for name in RATINGS:
             metric, human = u[name]
             rho = [_spearman_mean(metric, human[:, [k]]) for k in range(human.shape[1])]

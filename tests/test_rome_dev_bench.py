@@ -33,3 +33,21 @@ def test_bench_reads_suites_demetr_and_auc(rome_dev):
     assert bench.demetr() == pytest.approx(0.75)
     assert bench.demetr(parity=0) == pytest.approx(0.0)  # id 2 only
     assert bench.auc() == pytest.approx(0.625)  # 2 wins and a tie of 4 positive-negative pairs
+
+
+def test_protocol_source_5_reads_only_the_valid_rows_per_corpus():
+    """rome_protocol's source 5: source 2's checks on each corpus's cases, only the (corpus, suite,
+    expectation) rows kept by the validity cards, keyed by corpus; the figure is the mean of the rows."""
+    protocol = load_script("rome_protocol")
+    # typos_in_word: 'noticed' (variant below original) and 'small_drop' (drop <= 0.1 in the range unit)
+    cases = [("a", "decrease", "R", "o1", "v1"), ("b", "decrease", "R", "o2", "v2")]
+    corpora = {"news": {"typos_in_word": cases}, "webnlg": {"typos_in_word": cases}}
+    score = {("o1", "R"): 0.9, ("v1", "R"): 0.85, ("o2", "R"): 0.9, ("v2", "R"): 0.95}
+    rows = {("news", "typos_in_word", "decrease")}
+    out = {k: v for corpus, suites in corpora.items() for k, v in protocol.check_outcomes(
+        suites, score, lambda s, e, corpus=corpus: (corpus, s, e) in rows, f"{corpus}/").items()}
+    assert {k: v.tolist() for k, v in out.items()} == {"news/typos_in_word:noticed": [1.0, 0.0],
+                                                        "news/typos_in_word:small_drop": [1.0, 1.0]}
+    assert protocol.figure("corpora", out) == pytest.approx(0.75)
+    # no row kept: every check is left out, not read as failed
+    assert protocol.check_outcomes(corpora["news"], score, lambda s, e: False) == {}
