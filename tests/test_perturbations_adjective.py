@@ -18,7 +18,7 @@ TABLE = [
     ("It is a cheap restaurant.", None, "It is an expensive restaurant."),
     ("X is a cheap restaurant near Y.", None, "X is an expensive restaurant near Y."),
     ("The rooms are large.", "The rooms are big.", "The rooms are small."),
-    ("It is a small hotel.", "It is a little hotel.", "It is a large hotel."),
+    ("It is a small hotel.", None, "It is a large hotel."),  # "little": its size sense has 63 % of its uses, < 4/5
     ("This is the biggest hotel in town.", "This is the largest hotel in town.", "This is the littlest hotel in town."),
     ("red victorian is a pricey hotel", None, None),  # no counted sense: unclear
     ("Cheap food here.", None, "Expensive food here."),

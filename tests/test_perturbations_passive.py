@@ -17,7 +17,6 @@ DEVELOPMENT = [
     ("The dog bit the man.", "The man was bitten by the dog."),
     ("She wrote the letters yesterday.", "The letters were written yesterday by her."),
     ("Shakespeare wrote Macbeth.", "Macbeth was written by Shakespeare."),
-    ("The cat caught a mouse.", "A mouse was caught by the cat."),
     ("The wind blew the leaves.", "The leaves were blown by the wind."),
     ("The chef cooks the meals every day.", "The meals are cooked every day by the chef."),
     ("They sing the song every morning.", "The song is sung every morning by them."),
@@ -40,12 +39,12 @@ DEVELOPMENT = [
     ("I have read these books.", "These books have been read by me."),
     ("The committee has approved the plan.", "The plan has been approved by the committee."),
     ("The children had broken the window.", "The window had been broken by the children."),
-    ("They had chosen a leader.", "A leader had been chosen by them."),
+    ("They had chosen the leader.", "The leader had been chosen by them."),
     # progressive
-    ("The workers are building a new bridge.", "A new bridge is being built by the workers."),
+    ("The workers are building the new bridge.", "The new bridge is being built by the workers."),
     ("The students were reading the books.", "The books were being read by the students."),
     ("He is eating the apples.", "The apples are being eaten by him."),
-    ("I am writing a letter.", "A letter is being written by me."),
+    ("I am writing the letter.", "The letter is being written by me."),
     ("She is teaching me.", "I am being taught by her."),
     ("The manager was not approving the requests.", "The requests were not being approved by the manager."),
     # do-support, negation, adverbs, particles, fronted adjuncts
@@ -58,19 +57,16 @@ DEVELOPMENT = [
     ("The dog bit the man. The cat ate the fish.", "The man was bitten by the dog. The fish was eaten by the cat."),
     ("John lay the ball in the box.", "The ball was laid in the box by John."),
     ("Frances hid the presents in the drawer.", "The presents were hidden in the drawer by Frances."),
-    ("A large dog chased a small cat.", "A small cat was chased by a large dog."),
+    ("A large dog chased the small cat.", "The small cat was chased by a large dog."),
     ("Lou put the umbrella in the closet.", "The umbrella was put in the closet by Lou."),
     ("I began the meeting at 4 P.M.", "The meeting was begun at 4 P.M. by me."),
 ]
 
 HELD_OUT = [
     ("The mechanic repaired my car.", {"My car was repaired by the mechanic."}),
-    ("The students will write an essay.", {"An essay will be written by the students."}),
     ("The chef is preparing the dinner.", {"The dinner is being prepared by the chef."}),
-    ("The museum displays ancient coins.", {"Ancient coins are displayed by the museum."}),
     ("A thief stole the paintings last night.",
      {"The paintings were stolen by a thief last night.", "The paintings were stolen last night by a thief."}),
-    ("The kids were watching a cartoon.", {"A cartoon was being watched by the kids."}),
     ("You should check the results.", {"The results should be checked by you."}),
     ("The manager did not sign the contract.", {"The contract was not signed by the manager."}),
     ("He has already paid the bills.", {"The bills have already been paid by him."}),
@@ -83,7 +79,6 @@ HELD_OUT = [
     ("I have never seen this film.", {"This film has never been seen by me."}),
     ("The teachers are grading the exams.", {"The exams are being graded by the teachers."}),
     ("My sister bought these shoes.", {"These shoes were bought by my sister."}),
-    ("The hotel does not accept pets.", {"Pets are not accepted by the hotel."}),
     ("They built the bridge in 1990.", {"The bridge was built by them in 1990.", "The bridge was built in 1990 by them."}),
     ("The dog has eaten my homework.", {"My homework has been eaten by the dog."}),
     ("We can't change the past.", {"The past can't be changed by us."}),
@@ -155,7 +150,9 @@ MUST_SKIP = [
 
 
 #: rows of the tables above that the precision-first rules of the issue now skip (stative verbs,
-#: quantified subjects, bare singular subjects, pronouns before their antecedent): each is skipped with a reason
+#: quantified subjects, bare singular subjects, pronouns before their antecedent; in round 2 indefinite
+#: objects and agents that cannot act): each is skipped with a reason. These are coverage costs of the
+#: rules, not errors of the rows; four development rows kept their mechanics with a definite object instead
 NOW_SKIPPED = [
     'X serves Chinese food in the city centre.',  # bare singular object cannot become the subject
     'Nobody saw them.',  # pronoun inside the object (its antecedent would follow it)
@@ -168,6 +165,12 @@ NOW_SKIPPED = [
     'Thousands of people attended the concert.',  # verb 'attended' is stative in its dominant sense (WordNet verb.stative)
     'The restaurant serves breakfast until noon.',  # bare singular object cannot become the subject
     'Everybody knows the answer.',  # quantified subject (its scope would change as agent)
+    # round 2 of the issue (rules from the blind cards' failure classes): given before new, an agent that can act
+    'The cat caught a mouse.',  # indefinite object: new information would open the clause (development row)
+    'The students will write an essay.',  # indefinite object (held-out row)
+    'The kids were watching a cartoon.',  # indefinite object (held-out row)
+    'The museum displays ancient coins.',  # 'museum' is no agent: WordNet's museum is a building (held-out row)
+    'The hotel does not accept pets.',  # 'hotel' is no agent: a building (held-out row)
 ]
 
 
@@ -248,7 +251,7 @@ def test_every_rewritten_shipped_or_cola_sentence_keeps_its_content_lemmas(passi
     texts = list(shipped_references()) + _cola_dev_acceptable()
     get_parser().parse(texts)  # one batched parse; apply() then hits the parser's cache
     pairs = [(t, r.variants[0].text) for t in texts if (r := passive.apply(t)).variants]
-    assert len(pairs) > 200
+    assert len(pairs) > 100  # 152 at round 2 of the issue (given before new, agents that can act): the sweep is not vacuous
     parsed = get_parser().parse([v for _, v in pairs])
     for (text, variant), changed in zip(pairs, parsed):
         from perturbations.language.inflection import lemmas_of

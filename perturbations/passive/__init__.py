@@ -257,8 +257,10 @@ def check_information_order(parsed: ParsedText, clause: Clause) -> None:
         raise Skip("indefinite object: new information would open the clause")
 
 
-#: WordNet noun classes of participants that can act: people, animals, groups of people (organisations)
-AGENT_CLASSES = frozenset({"noun.person", "noun.animal", "noun.group"})
+#: WordNet noun classes of participants that can act or cause: people, animals, groups of people
+#: (organisations) and natural forces ("The leaves were blown by the wind": Quirk et al. 1985 §10.23, the
+#: external causer)
+AGENT_CLASSES = frozenset({"noun.person", "noun.animal", "noun.group", "noun.phenomenon"})
 AGENT_ENTITIES = frozenset({"PERSON", "ORG", "NORP", "GPE"})
 
 
@@ -266,17 +268,35 @@ def check_agent(parsed: ParsedText, clause: Clause) -> None:
     """A "by"-phrase names who acts: English by-agents are overwhelmingly animate or institutions (Biber et
     al. 1999, §6.4), and an inanimate one reads as a cause or an instrument ("a good view will be allowed by
     standard equipment", "could not have been incorporated by the ancient Roman diet"). The old subject's
-    head must be a name (a proper noun, or a person / organisation / nation / place entity) or a common
-    noun whose most used WordNet sense is a person, an animal or a group of people."""
-    from perturbations.language.senses import most_used_sense
+    head must be a pronoun (see ``pronoun_agent``), a name (a proper noun, a person / organisation / nation /
+    place entity, a name of :func:`~perturbations.language.names.name_spans`) or a common noun whose most used
+    WordNet sense is a person, an animal, a group of people or a natural force."""
+    from perturbations.language.names import name_spans
+    from perturbations.language.senses import most_used_sense, wordnet
 
     head = next((t for t in parsed.tokens[clause.subject[0] : clause.subject[1] + 1] if t.head < clause.subject[0]
                  or t.head > clause.subject[1] or t.head == t.i), parsed.tokens[clause.subject[1]])
-    if head.pos == "PROPN" or head.ent_type in AGENT_ENTITIES or head.text == "X":
-        return
-    sense = most_used_sense(head.lemma.lower(), "n") if head.pos == "NOUN" else None
+    if head.pos in ("PROPN", "PRON") or head.ent_type in AGENT_ENTITIES or head.text == "X":
+        return  # a pronoun's agent is decided by ``pronoun_agent``
+    if any(start <= head.i < end for start, end in name_spans(parsed)):
+        return  # a lower-cased name of the data ("bar crudo serves ...")
+    if head.text[:1].isupper() and all(x.instance_hypernyms() for x in wordnet().synsets(head.text.lower(), "n")):
+        return  # a capitalised word WordNet knows only as a name, or not at all, is a name the tagger missed ("Frances")
+    sense = None
+    if head.pos == "NOUN":  # the most used sense, or WordNet's first when SemCor never tagged the noun ("chef")
+        sense = most_used_sense(head.lemma.lower(), "n") or next(iter(wordnet().synsets(head.lemma.lower(), "n")), None)
     if sense is None or sense.lexname() not in AGENT_CLASSES:
         raise Skip(f"'{head.text}' is no agent (not a person, group or name)")
+
+
+#: adjuncts this long, and more than twice the agent's length, go after the agent (end weight); shorter ones
+#: keep their place next to the verb, where a complement of place belongs ("was put in the closet by Lou")
+HEAVY_ADJUNCT_TOKENS = 4
+
+
+def heavier(adjunct_tokens: int, agent_tokens: int) -> bool:
+    """Whether the adjuncts are clearly the heavier phrase (Quirk et al. 1985 §18.9, end weight)."""
+    return adjunct_tokens >= HEAVY_ADJUNCT_TOKENS and adjunct_tokens > 2 * agent_tokens
 
 
 #: a dropped generic "you" needs a modal: "You can reach X at ..." is a general statement whose passive
@@ -343,8 +363,8 @@ def rewrite_clause(parsed: ParsedText, clause: Clause, pronoun_agent: str = "dro
         check_agent(parsed, clause)
     agent = "" if generic and pronoun_agent == "drop" else f"by {as_agent(parsed, clause.subject, initial)}"
     adjuncts = span_text(parsed, last + 1, end) if end > last else ""
-    if agent and adjuncts and end - last > clause.subject[1] - clause.subject[0] + 1:
-        verb_group += f" {agent} {adjuncts}"  # end weight: the longer phrase goes last
+    if agent and adjuncts and heavier(end - last, clause.subject[1] - clause.subject[0] + 1):
+        verb_group += f" {agent} {adjuncts}"  # end weight: the much heavier phrase goes last
     else:
         if adjuncts:
             check_pronouns_before_agent(parsed, clause.object[0], end)

@@ -33,5 +33,7 @@ EXAMPLES = (
     skips("The senator took office in January.", "WordNet verb+noun idiom (take_office)"),
     skips("The team scored 40 goals last season.", "a numeral would open the sentence"),
     skips("The bakery sells a new cake.", "indefinite object: new information would open the clause"),
-    skips("The storm destroyed the old barn.", "an inanimate agent (WordNet: no person or group)"),
+    skips("The engine powered the boat.", "an agent that cannot act (WordNet: an artifact)"),
+    changes("The storm destroyed the old barn.", "The old barn was destroyed by the storm.",
+            why="a natural force is an agent (WordNet noun.phenomenon)"),
 )
