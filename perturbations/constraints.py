@@ -190,16 +190,29 @@ class FreeComplements(WordConstraint):
         return out
 
 
-#: tokens before an adjective searched for the number of a measure phrase ("185.0 (centimetres) tall")
-MEASURE_WINDOW = 3
+#: how far back a measure phrase's number is looked for, across brackets and units ("185.0 (centimetres) tall")
+MEASURE_WINDOW = 4
+
+
+def after_measure(parsed: ParsedText, i: int) -> bool:
+    """Whether the adjective at ``i`` follows a measure phrase: walking back over punctuation and units of
+    measurement (WordNet), the first other token is a number ("185 cm tall", "185.0 (centimetres) tall",
+    "185.26m tall", "ten years old"); "the big 4 restaurant is expensive" is none."""
+    from perturbations.language.senses import noun_class
+
+    for tok in reversed(parsed.tokens[max(0, i - MEASURE_WINDOW) : i]):
+        if tok.pos == "PUNCT" or (tok.pos == "NOUN" and noun_class(tok.lemma) == "unit"):
+            continue
+        return tok.pos == "NUM" or any(ch.isdigit() for ch in tok.text)
+    return False
 
 
 class PlainAdjectives(WordConstraint):
     """An adjective stays when it is part of a measurement or a lexicalised name of an activity:
 
     * after a measure phrase ("185 cm tall", "35 metres long", "ten years old": Quirk et al. 1985, §7.67;
-      a number within :data:`MEASURE_WINDOW` tokens before it) the adjective names the dimension, not a
-      degree of it: "185 cm short" is not English;
+      :func:`after_measure`) the adjective names the dimension, not a degree of it: "185 cm short" is not
+      English;
     * before a unit of measurement ("square kilometre"; WordNet: the noun is a ``unit_of_measurement``);
     * before an *-ing* nominal ("easy listening", "heavy lifting", "deep learning"): adjective + gerund
       nominals name activities and genres as a unit.
@@ -217,10 +230,8 @@ class PlainAdjectives(WordConstraint):
                 if any(c.dep in ("npadvmod", "nummod", "quantmod") or c.pos == "NUM" or any(ch.isdigit() for ch in c.text)
                        for c in kids):
                     continue
-                before = parsed.tokens[max(0, tok.i - MEASURE_WINDOW) : tok.i]
-                if any(any(ch.isdigit() for ch in t.text) or t.pos == "NUM" or (
-                        t.pos == "NOUN" and noun_class(t.lemma) == "unit") for t in before):
-                    continue  # "185.0 (centimetres) tall", "185.26m tall"
+                if after_measure(parsed, tok.i):
+                    continue  # "185 cm tall", "185.0 (centimetres) tall", "185.26m tall"
                 head = parsed.tokens[tok.head]
                 nxt = parsed.tokens[tok.i + 1] if tok.i + 1 < len(parsed.tokens) else None
                 if head.i > tok.i and head.pos == "NOUN" and noun_class(head.lemma) == "unit":

@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 from collections import Counter
+from pathlib import Path
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -24,6 +25,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--carry", action="store_true",
                         help="for a card not fully reproduced, write <card>.todo.jsonl: the card drawn again with its own "
                              "seed and size, lines identical to judged ones keeping their label, the rest to judge")
+    parser.add_argument("--cards", type=Path, default=None, help="card folder (default: perturbations/cards)")
+    parser.add_argument("--data", action="append", default=None,
+                        help="corpus (a shipped name or a JSONL file); repeatable; default: every shipped corpus")
     args = parser.parse_args(argv)
     from reports.validity import CURRENT, card_path, draw_card, load_card, suite_validity
     from rome.data.corpora import CORPORA
@@ -31,14 +35,14 @@ def main(argv: list[str] | None = None) -> int:
 
     done: set[tuple[str, str]] = set()
     stale = 0
-    for corpus in CORPORA:
+    for corpus in args.data or CORPORA:
         for suite_name in available_suites():
             suite = load_suite(suite_name)
             if suite.direct_cases:
                 continue
             suite = suite.configured(data=corpus)
-            name, fingerprint, statuses = suite_validity(suite)
-            path = card_path(name, corpus)
+            name, fingerprint, statuses = suite_validity(suite, args.cards)
+            path = card_path(name, suite.corpus, args.cards)
             if (corpus, name) in done or not path.is_file() or all(s.state == CURRENT for s in statuses.values()):
                 continue
             done.add((corpus, name))
