@@ -108,6 +108,10 @@ def clause_heads(parsed: ParsedText) -> list:
             marks = [c for c in kids if c.dep == "mark"]
             if tok.dep == "conj" and marks or tok.dep == "advcl" and not marks:
                 continue
+            if tok.dep == "ccomp" and not any(c.dep in ("nsubj", "nsubjpass") for c in parsed.children(tok.head)):
+                continue  # a "reported" clause under a verb without a subject is a misparsed list of predicates
+                # sharing one subject ("The inn does not allow dogs , has internet access ."): moving its
+                # object to the front would leave the other predicates without their subject
             if any(c.dep == "nsubj" for c in kids) and all(m.text.lower() in SUBORDINATORS for m in marks):
                 heads.append(tok)
     return heads
