@@ -1,0 +1,39 @@
+"""The held-out validity cards (academic prose, docs/validity.md) stay judged on the code that runs.
+
+The three shipped corpora's cards are guarded by tests/test_reports_validity.py; the held-out genre's
+cards are the evidence that the constraints generalise, so they get the same guard: a perturbation change
+that alters their variants makes them STALE here, and they must be re-judged (``scripts/restamp_cards.py
+--carry --cards docs/heldout-cards --data academic.jsonl``) before the docs may quote them.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+CARDS = ROOT / "docs" / "heldout-cards"
+
+
+def _academic_corpus(tmp_path: Path) -> Path:
+    spec = importlib.util.spec_from_file_location("academic_texts", ROOT / "scripts" / "academic_texts.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    out = tmp_path / "academic.jsonl"
+    assert module.main(["--out", str(out)]) == 0
+    return out
+
+
+def test_every_heldout_card_is_current_and_counts_what_the_docs_quote(tmp_path):
+    from reports.validity import CURRENT, shipped_validity
+
+    corpus = _academic_corpus(tmp_path)
+    assert sum(1 for _ in corpus.open(encoding="utf-8")) > 1000  # the filters of the script, on the seed papers
+    rows = shipped_validity(CARDS, [str(corpus)])
+    judged = {(card, status.expectation): status for _, _, card, status in rows if status.n}
+    for card in ("passive", "textfooler", "contractions", "entity"):
+        assert any(c == card for c, _ in judged), card
+    assert ("adjective", "decrease") in judged
+    for (card, expectation), status in judged.items():
+        assert status.state == CURRENT, (card, expectation, status.state)
+        assert status.n >= 60 or status.exhausted, (card, expectation, status.n)
