@@ -225,7 +225,8 @@ def is_descriptive_adjective(lemma: str) -> bool:
                for h in heads)
 
 
-def _main_noun_sense(lemma: str):
+def main_noun_sense(lemma: str):
+    """A noun's most used sense, or WordNet's first when SemCor never tagged the noun ("chef")."""
     return most_used_sense(lemma, "n") or next(iter(_synsets(lemma, "n")), None)
 
 
@@ -233,7 +234,7 @@ def _main_noun_sense(lemma: str):
 def noun_class(lemma: str) -> str:
     """``"physical"``, ``"unit"`` (a unit of measurement: "kilometre", "cm") or ``"abstract"`` for a noun's
     most used WordNet sense (``""`` when WordNet does not know the noun), from its hypernym paths."""
-    sense = _main_noun_sense(lemma.lower())
+    sense = main_noun_sense(lemma.lower())
     if sense is None:
         return ""
     above = {h.name() for path in sense.hypernym_paths() for h in path}

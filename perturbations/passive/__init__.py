@@ -276,7 +276,7 @@ def check_agent(parsed: ParsedText, clause: Clause) -> None:
     place entity, a name of :func:`~perturbations.language.names.name_spans`) or a common noun whose most used
     WordNet sense is a person, an animal, a group of people or a natural force."""
     from perturbations.language.names import name_spans
-    from perturbations.language.senses import most_used_sense, wordnet
+    from perturbations.language.senses import main_noun_sense, wordnet
 
     head = next((t for t in parsed.tokens[clause.subject[0] : clause.subject[1] + 1] if t.head < clause.subject[0]
                  or t.head > clause.subject[1] or t.head == t.i), parsed.tokens[clause.subject[1]])
@@ -286,9 +286,7 @@ def check_agent(parsed: ParsedText, clause: Clause) -> None:
         return  # a lower-cased name of the data ("bar crudo serves ...")
     if head.text[:1].isupper() and all(x.instance_hypernyms() for x in wordnet().synsets(head.text.lower(), "n")):
         return  # a capitalised word WordNet knows only as a name, or not at all, is a name the tagger missed ("Frances")
-    sense = None
-    if head.pos == "NOUN":  # the most used sense, or WordNet's first when SemCor never tagged the noun ("chef")
-        sense = most_used_sense(head.lemma.lower(), "n") or next(iter(wordnet().synsets(head.lemma.lower(), "n")), None)
+    sense = main_noun_sense(head.lemma.lower()) if head.pos == "NOUN" else None
     if sense is None or sense.lexname() not in AGENT_CLASSES:
         raise Skip(f"'{head.text}' is no agent (not a person, group or name)")
 
