@@ -40,6 +40,8 @@ LABELS = {
 }
 GOOD_LABEL = {"invariant": "valid", "decrease": "intended"}
 CURRENT, STALE, UNMEASURED = "current", "STALE", "UNMEASURED"
+#: variants a card is drawn with (per expectation with ``--per-expectation``): the size the shipped cards hold
+CARD_SIZE = 60
 #: the cell of a side the corpus gives no variant of (so its row has no cases either)
 NO_VARIANTS = "no variants"
 

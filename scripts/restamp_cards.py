@@ -29,7 +29,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data", action="append", default=None,
                         help="corpus (a shipped name or a JSONL file); repeatable; default: every shipped corpus")
     args = parser.parse_args(argv)
-    from reports.validity import CURRENT, card_path, draw_card, load_card, suite_validity
+    from reports.validity import CARD_SIZE, CURRENT, card_path, draw_card, load_card, suite_validity
     from rome.data.corpora import CORPORA
     from suites.harness.spec import available_suites, load_suite
 
@@ -53,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
             drawn, redrawn = {}, []
             for (card_suite, seed), count in by_suite_seed.items():
                 size = max(Counter(line["expectation"] for line in lines).values()) if per_expectation else count
-                size = max(size, DEFAULT_SIZE) if exhausted else size  # an exhausted card took every variant
+                size = max(size, CARD_SIZE) if exhausted else size  # an exhausted card took every variant
                 for line in draw_card(load_suite(card_suite).configured(data=corpus), size, seed, per_expectation):
                     drawn[(card_suite, seed, line["source_id"], line["expectation"])] = line
                     redrawn.append(line)
@@ -71,11 +71,6 @@ def main(argv: list[str] | None = None) -> int:
                 path.write_text("".join(json.dumps({**line, "fingerprint": fingerprint}, ensure_ascii=False) + "\n"
                                         for line in lines), encoding="utf-8")
     return 1 if stale else 0
-
-
-#: the size a card is drawn at (docs/validity.md): an exhausted card is redrawn at this size, so variants the
-#: corpus gained since are drawn too
-DEFAULT_SIZE = 60
 
 
 def carry_labels(judged: list[dict], drawn: list[dict], todo) -> str:

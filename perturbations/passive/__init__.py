@@ -225,15 +225,14 @@ def adjunct_end(parsed: ParsedText, clause: Clause, after: int) -> int:
     return end
 
 
-def check_names_whole(parsed: ParsedText, clause: Clause) -> None:
+def check_names_whole(clause: Clause, spans: list[tuple[int, int]]) -> None:
     """A name or title must not be cut by the moved phrases (:func:`perturbations.language.names.name_spans`:
     entities, capitalised runs such as "English Without Tears", the data's multi-word names): spaCy often
     parses the first word of a title as the object and the rest as an adjunct ("English was edited by
     Alan Jaggs Without Tears"). A name right after a moved phrase is its apposition ("the album Let Me
     In"), which the move would strand."""
-    from perturbations.language.names import cuts_a_name, name_spans
+    from perturbations.language.names import cuts_a_name
 
-    spans = name_spans(parsed)
     for first, last in (clause.subject, clause.object):
         if cuts_a_name(spans, first, last):
             raise Skip("a name or title would be split by the rewrite")
@@ -268,21 +267,20 @@ AGENT_CLASSES = frozenset({"noun.person", "noun.animal", "noun.group", "noun.phe
 AGENT_ENTITIES = frozenset({"PERSON", "ORG", "NORP", "GPE"})
 
 
-def check_agent(parsed: ParsedText, clause: Clause) -> None:
+def check_agent(parsed: ParsedText, clause: Clause, spans: list[tuple[int, int]]) -> None:
     """A "by"-phrase names who acts: English by-agents are overwhelmingly animate or institutions (Biber et
     al. 1999, §6.4), and an inanimate one reads as a cause or an instrument ("a good view will be allowed by
     standard equipment", "could not have been incorporated by the ancient Roman diet"). The old subject's
     head must be a pronoun (see ``pronoun_agent``), a name (a proper noun, a person / organisation / nation /
     place entity, a name of :func:`~perturbations.language.names.name_spans`) or a common noun whose most used
     WordNet sense is a person, an animal, a group of people or a natural force."""
-    from perturbations.language.names import name_spans
     from perturbations.language.senses import main_noun_sense, wordnet
 
     head = next((t for t in parsed.tokens[clause.subject[0] : clause.subject[1] + 1] if t.head < clause.subject[0]
                  or t.head > clause.subject[1] or t.head == t.i), parsed.tokens[clause.subject[1]])
     if head.pos in ("PROPN", "PRON") or head.ent_type in AGENT_ENTITIES or head.text == "X":
         return  # a pronoun's agent is decided by ``pronoun_agent``
-    if any(start <= head.i < end for start, end in name_spans(parsed)):
+    if any(start <= head.i < end for start, end in spans):
         return  # a lower-cased name of the data ("bar crudo serves ...")
     if head.text[:1].isupper() and all(x.instance_hypernyms() for x in wordnet().synsets(head.text.lower(), "n")):
         return  # a capitalised word WordNet knows only as a name, or not at all, is a name the tagger missed ("Frances")
@@ -343,7 +341,10 @@ def rewrite_clause(parsed: ParsedText, clause: Clause, pronoun_agent: str = "dro
     if pronoun and not referring and pronoun_agent == "drop" and not any(
             a.text.lower() in GENERIC_MODALS for a in clause.auxiliaries):
         raise Skip("'you' without a modal addresses the reader (dropping it loses who acts)")
-    check_names_whole(parsed, clause)
+    from perturbations.language.names import name_spans
+
+    spans = name_spans(parsed)  # once per clause: the name check and the agent check both read them
+    check_names_whole(clause, spans)
     generic = pronoun and not referring
     person = agreement(parsed, parsed.tokens[clause.object_head])
     verb_group = with_pre_verb(auxiliary_chain(clause, person), clause) + " " + participle(clause)
@@ -362,7 +363,7 @@ def rewrite_clause(parsed: ParsedText, clause: Clause, pronoun_agent: str = "dro
         raise Skip("the new subject would open the sentence with a numeral")  # Chicago Manual of Style 9.5
     check_information_order(parsed, clause)
     if not generic:
-        check_agent(parsed, clause)
+        check_agent(parsed, clause, spans)
     agent = "" if generic and pronoun_agent == "drop" else f"by {as_agent(parsed, clause.subject, initial)}"
     adjuncts = span_text(parsed, last + 1, end) if end > last else ""
     if agent and adjuncts and heavier(end - last, clause.subject[1] - clause.subject[0] + 1):

@@ -18,6 +18,8 @@ from rome.core.errors import InputError
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
+    from reports.validity import CARD_SIZE
+
     p = sub.add_parser("validity", help="validity of each perturbation (judged cards, Wilson 95 %% CI)")
     p.add_argument("--cards", type=Path, default=None, help="card folder (default: perturbations/cards)")
     p.add_argument("--draw", metavar="SUITE", default=None,
@@ -25,7 +27,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--data", action="append", default=None, metavar="CORPUS|FILE",
                    help="corpus to report or draw from: a shipped corpus or a JSONL of {id, reference, original} "
                         "lines; repeatable (default: every shipped corpus; --draw: the suite's own)")
-    p.add_argument("--n", type=int, default=60, help="variants to draw (default 60)")
+    p.add_argument("--n", type=int, default=CARD_SIZE, help=f"variants to draw (default {CARD_SIZE})")
     p.add_argument("--per-expectation", action="store_true",
                    help="--draw: the first N variants of each expectation (e.g. adjective synonyms and antonyms)")
     p.add_argument("--seed", type=int, default=2026, help="seed of the drawn sample (default 2026)")
