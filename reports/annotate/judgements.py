@@ -12,14 +12,12 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import sqlite3
-import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from reports.annotate.store import SqliteStore, utc_timestamp
 from reports.validity import LABELS, load_card
 from rome.core.errors import InputError
 from rome.core.jsonl import read_jsonl, require_text
@@ -224,65 +222,34 @@ CREATE TABLE IF NOT EXISTS judgements (
 """
 
 
-class JudgementStore:
+class JudgementStore(SqliteStore):
     """Judgements in one SQLite file (may be the ratings' file); each save its own committed transaction.
 
     SQLite for the same reason as the ratings (``store.py``): a save that returned is on disk, so a
     killed server loses at most the judgement being made, and a restarted one resumes where it was.
     """
 
-    def __init__(self, path: str | Path, create: bool = True):
-        self.path = Path(path)
-        if not create and not self.path.is_file():
-            raise InputError(f"{self.path}: no such judgement store")
-        self._lock = threading.Lock()
-        try:
-            if create:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-            self._conn.execute("PRAGMA journal_mode=WAL")
-            self._conn.execute("PRAGMA synchronous=FULL")
-            self._conn.execute("PRAGMA busy_timeout=5000")
-            tables = {r[0] for r in self._conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-            if not create and "judgements" not in tables:
-                raise InputError(f"{self.path}: no validity judgements in this store")
-            if create:
-                self._conn.executescript(_SCHEMA)
-                self._conn.execute("INSERT OR IGNORE INTO meta VALUES ('judgements_schema', ?)", (SCHEMA_VERSION,))
-            version = self._conn.execute("SELECT value FROM meta WHERE key='judgements_schema'").fetchone()
-        except (OSError, sqlite3.OperationalError) as exc:
-            raise InputError(f"{self.path}: cannot open the judgement store ({exc})") from None
-        except sqlite3.DatabaseError as exc:
-            raise InputError(f"{self.path}: not a judgement store ({exc})") from None
+    noun = "judgement store"
+    a_noun = "a judgement store"
+
+    def _setup(self, create: bool) -> None:
+        if not create and "judgements" not in self._tables():
+            raise InputError(f"{self.path}: no validity judgements in this store")
+        if create:
+            self._conn.executescript(_SCHEMA)
+            self._conn.execute("INSERT OR IGNORE INTO meta VALUES ('judgements_schema', ?)", (SCHEMA_VERSION,))
+        version = self._conn.execute("SELECT value FROM meta WHERE key='judgements_schema'").fetchone()
         if version is None or version[0] != SCHEMA_VERSION:
             raise InputError(f"{self.path}: this version reads judgement store schema {SCHEMA_VERSION}")
-
-    def close(self) -> None:
-        self._conn.close()
-
-    def __enter__(self) -> JudgementStore:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def save(self, line: CardLine, annotator: str, label: object, note: object) -> Judgement:
         """Insert or replace this annotator's judgement of the line, committed before returning."""
         label, note = validate_judgement(line, label, note)
-        row = Judgement(line.key, annotator, label, note, line.text_hash,
-                        datetime.now(timezone.utc).isoformat(timespec="seconds"))
-        with self._lock:
-            self._conn.execute("BEGIN IMMEDIATE")
-            try:
-                self._conn.execute(
-                    "INSERT INTO judgements VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (line_key, annotator) DO UPDATE "
+        row = Judgement(line.key, annotator, label, note, line.text_hash, utc_timestamp())
+        self._write("INSERT INTO judgements VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (line_key, annotator) DO UPDATE "
                     "SET expectation=excluded.expectation, label=excluded.label, note=excluded.note, "
                     "text_hash=excluded.text_hash, updated_at=excluded.updated_at",
                     (line.key, annotator, line.expectation, label, note, row.text_hash, row.updated_at))
-            except BaseException:
-                self._conn.execute("ROLLBACK")
-                raise
-            self._conn.execute("COMMIT")
         return row
 
     def judgements(self, annotator: str) -> dict[str, Judgement]:

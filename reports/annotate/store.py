@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import TypeVar
 
 from reports.annotate import CRITERIA, RATINGS
 from rome.core.errors import InputError
@@ -70,17 +71,30 @@ def validate_scores(scores: object) -> dict[str, int]:
     return {c: int(scores[c]) for c in CRITERIA}
 
 
-def _now() -> str:
+def utc_timestamp() -> str:
+    """Now, in UTC, to the second (the rows' ``updated_at``)."""
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
-class AnnotationStore:
-    """Ratings in one SQLite file; safe to share between the server's threads."""
+_Store = TypeVar("_Store", bound="SqliteStore")
+
+
+class SqliteStore:
+    """One SQLite file opened for durable writes shared by the server's threads (ratings, judgements).
+
+    WAL with ``synchronous=FULL``, so a write that returned is on disk; a busy timeout, so several
+    annotators' servers can write to one file; every open error an :class:`InputError` naming the file.
+    A subclass names what it stores (``noun``, ``a_noun`` for messages) and creates or checks its tables
+    in :meth:`_setup`.
+    """
+
+    noun = "store"
+    a_noun = "a store"
 
     def __init__(self, path: str | Path, create: bool = True):
         self.path = Path(path)
         if not create and not self.path.is_file():
-            raise InputError(f"{self.path}: no such annotation store")
+            raise InputError(f"{self.path}: no such {self.noun}")
         self._lock = threading.Lock()
         try:
             if create:
@@ -91,13 +105,45 @@ class AnnotationStore:
             self._conn.execute("PRAGMA busy_timeout=5000")
             self._setup(create)
         except (OSError, sqlite3.OperationalError) as exc:
-            raise InputError(f"{self.path}: cannot open the annotation store ({exc})") from None
+            raise InputError(f"{self.path}: cannot open the {self.noun} ({exc})") from None
         except sqlite3.DatabaseError as exc:
-            raise InputError(f"{self.path}: not an annotation store ({exc})") from None
+            raise InputError(f"{self.path}: not {self.a_noun} ({exc})") from None
 
     def _setup(self, create: bool) -> None:
-        tables = {r[0] for r in self._conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-        if not create and not {"meta", "ratings"} <= tables:
+        raise NotImplementedError
+
+    def _tables(self) -> set[str]:
+        return {r[0] for r in self._conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+
+    def close(self) -> None:
+        self._conn.close()
+
+    def __enter__(self: _Store) -> _Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _write(self, sql: str, params: Sequence[object]) -> None:
+        """Run one statement in its own transaction, committed before returning (rolled back if it fails)."""
+        with self._lock:
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                self._conn.execute(sql, params)
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+            self._conn.execute("COMMIT")
+
+
+class AnnotationStore(SqliteStore):
+    """Ratings in one SQLite file; safe to share between the server's threads."""
+
+    noun = "annotation store"
+    a_noun = "an annotation store"
+
+    def _setup(self, create: bool) -> None:
+        if not create and not {"meta", "ratings"} <= self._tables():
             raise InputError(f"{self.path}: not an annotation store (no ratings table)")
         if create:
             self._conn.executescript(_SCHEMA)
@@ -107,19 +153,10 @@ class AnnotationStore:
             found = "no schema version" if version is None else f"schema {version[0]}"
             raise InputError(f"{self.path}: {found}; this version reads annotation store schema {SCHEMA_VERSION}")
 
-    def close(self) -> None:
-        self._conn.close()
-
-    def __enter__(self) -> AnnotationStore:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
     def save_rating(self, case_id: str, annotator: str, scores: Mapping[str, int], text_hash: str) -> Rating:
         """Insert or replace this annotator's rating of the case, committed before returning."""
         valid = validate_scores(scores)
-        row = Rating(case_id, annotator, valid, False, text_hash, _now())
+        row = Rating(case_id, annotator, valid, False, text_hash, utc_timestamp())
         columns = ", ".join(CRITERIA)
         updates = ", ".join(f"{c}=excluded.{c}" for c in CRITERIA)
         self._write(f"INSERT INTO ratings (case_id, annotator, {columns}, skipped, text_hash, updated_at) "
@@ -132,17 +169,7 @@ class AnnotationStore:
         """Mark the case skipped for this annotator; an existing rating is kept, never erased by a skip."""
         self._write("INSERT INTO ratings (case_id, annotator, skipped, text_hash, updated_at) "
                     "VALUES (?, ?, 1, ?, ?) ON CONFLICT (case_id, annotator) DO NOTHING",
-                    (case_id, annotator, text_hash, _now()))
-
-    def _write(self, sql: str, params: Sequence[object]) -> None:
-        with self._lock:
-            self._conn.execute("BEGIN IMMEDIATE")
-            try:
-                self._conn.execute(sql, params)
-            except BaseException:
-                self._conn.execute("ROLLBACK")
-                raise
-            self._conn.execute("COMMIT")
+                    (case_id, annotator, text_hash, utc_timestamp()))
 
     def ratings(self, annotator: str | None = None) -> list[Rating]:
         """Every row (rated and skipped), ordered by case id then annotator."""
