@@ -6,11 +6,14 @@ perturbation, never reaches the page), the annotator is fixed when the server st
 static files go through Flask's ``safe_join``.
 Every submitted rating is validated (known case, the three known criteria, integers 1-3) before
 anything is written; anything else gets a 4xx and the store is left unchanged.
+The app shell both modes share (:func:`new_app`: Host check, guards, body limit; :func:`json_body`,
+:func:`known_index`, :func:`require_position`, :func:`serve`) is here; the validity mode
+(:mod:`reports.annotate.validity`) adds its own page and API to it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from flask import Flask, abort, jsonify, render_template, request
@@ -63,7 +66,8 @@ class Session:
                 "ratings": dict(row.scores) if row and not row.skipped else None}
 
 
-def _json_body() -> dict[str, Any]:
+def json_body() -> dict[str, Any]:
+    """The request's JSON object; 415 or 400 for anything else."""
     if not request.is_json:
         abort(415, "send the body as application/json")
     try:
@@ -75,16 +79,26 @@ def _json_body() -> dict[str, Any]:
     return body
 
 
-def _known_case(session: Session, body: dict[str, Any], allowed: set[str]) -> Case:
+def known_index(body: dict[str, Any], allowed: set[str], field: str, index: Mapping[str, int]) -> int:
+    """The position of the item whose opaque id is ``body[field]`` (``field``: case, line); 4xx otherwise.
+
+    Fields outside ``allowed`` are refused first, so a misspelt field is never silently ignored.
+    """
     extra = sorted(set(body) - allowed)
     if extra:
         abort(400, f"unknown field {extra[0]!r}")
-    key = body.get("case")
+    key = body.get(field)
     if not isinstance(key, str):
-        abort(400, "case must be a string (the case's opaque id)")
-    if key not in session.index:
-        abort(404, "no such case")
-    return session.cases[session.index[key]]
+        abort(400, f"{field} must be a string (the {field}'s opaque id)")
+    if key not in index:
+        abort(404, f"no such {field}")
+    return index[key]
+
+
+def require_position(i: int, count: int, noun: str) -> None:
+    """404 unless ``i`` is a position in the loaded list."""
+    if not 0 <= i < count:
+        abort(404, f"no such {noun}")
 
 
 def _register_api(app: Flask, session: Session) -> None:
@@ -94,14 +108,13 @@ def _register_api(app: Flask, session: Session) -> None:
 
     @app.get("/api/cases/<int:i>")
     def case(i: int):
-        if not 0 <= i < len(session.cases):
-            abort(404, "no such case")
+        require_position(i, len(session.cases), "case")
         return jsonify(session.case_view(i))
 
     @app.post("/api/ratings")
     def rate():
-        body = _json_body()
-        case = _known_case(session, body, {"case", "ratings"})
+        body = json_body()
+        case = session.cases[known_index(body, {"case", "ratings"}, "case", session.index)]
         try:
             scores = validate_scores(body.get("ratings"))
         except InputError as exc:
@@ -111,7 +124,7 @@ def _register_api(app: Flask, session: Session) -> None:
 
     @app.post("/api/skips")
     def skip():
-        case = _known_case(session, _json_body(), {"case"})
+        case = session.cases[known_index(json_body(), {"case"}, "case", session.index)]
         session.store.save_skip(case.case_id, session.annotator, case.text_hash)
         return jsonify(ok=True, **session.progress())
 
@@ -141,13 +154,20 @@ def _register_guards(app: Flask) -> None:
         return exc
 
 
+def new_app(import_name: str, trusted_hosts: list[str] | None) -> Flask:
+    """A Flask app on this package's static files and templates, with the limits and guards of every mode."""
+    app = Flask(import_name, static_folder="static", template_folder="templates")
+    app.config.update(MAX_CONTENT_LENGTH=16 * 1024, TRUSTED_HOSTS=trusted_hosts)
+    _register_guards(app)
+    return app
+
+
 def create_app(cases: Sequence[Case], store: AnnotationStore, annotator: str,
                trusted_hosts: list[str] | None = LOOPBACK_HOSTS) -> Flask:
     """The app for one annotator; ``trusted_hosts=None`` accepts any Host header (non-loopback binds)."""
     if not cases:
         raise InputError("no cases to annotate")
-    app = Flask(__name__, static_folder="static", template_folder="templates")
-    app.config.update(MAX_CONTENT_LENGTH=16 * 1024, TRUSTED_HOSTS=trusted_hosts)
+    app = new_app(__name__, trusted_hosts)
     session = Session(cases, store, annotator)
     app.extensions["annotation_session"] = session
 
@@ -157,7 +177,6 @@ def create_app(cases: Sequence[Case], store: AnnotationStore, annotator: str,
                                criteria=[(c, LABELS[c]) for c in CRITERIA])
 
     _register_api(app, session)
-    _register_guards(app)
     return app
 
 

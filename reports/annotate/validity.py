@@ -17,7 +17,7 @@ from typing import Any
 
 from flask import Flask, abort, jsonify, render_template
 
-from reports.annotate.app import LOOPBACK_HOSTS, _json_body, _register_guards
+from reports.annotate.app import LOOPBACK_HOSTS, json_body, known_index, new_app, require_position
 from reports.annotate.judgements import (
     CardLine,
     JudgementStore,
@@ -76,8 +76,7 @@ def create_validity_app(lines: list[CardLine], store: JudgementStore, annotator:
     """The validity-mode app for one annotator; ``trusted_hosts=None`` accepts any Host (non-loopback binds)."""
     if not lines:
         raise InputError("no card lines to judge")
-    app = Flask(__name__, static_folder="static", template_folder="templates")
-    app.config.update(MAX_CONTENT_LENGTH=16 * 1024, TRUSTED_HOSTS=trusted_hosts)
+    app = new_app(__name__, trusted_hosts)
     session = ValiditySession(lines, store, annotator, out)
     app.extensions["validity_session"] = session
 
@@ -92,25 +91,17 @@ def create_validity_app(lines: list[CardLine], store: JudgementStore, annotator:
 
     @app.get("/api/lines/<int:i>")
     def line(i: int):
-        if not 0 <= i < len(session.lines):
-            abort(404, "no such line")
+        require_position(i, len(session.lines), "line")
         return jsonify(session.line_view(i))
 
     @app.post("/api/judgements")
     def judge():
-        body = _json_body()
-        extra = sorted(set(body) - {"line", "label", "note"})
-        if extra:
-            abort(400, f"unknown field {extra[0]!r}")
-        key = body.get("line")
-        if not isinstance(key, str):
-            abort(400, "line must be a string (the line's opaque id)")
-        if key not in session.index:
-            abort(404, "no such line")
+        body = json_body()
+        card_line = session.lines[known_index(body, {"line", "label", "note"}, "line", session.index)]
         if "label" not in body:
             abort(400, "missing label")
         try:
-            session.store.save(session.lines[session.index[key]], annotator, body["label"], body.get("note"))
+            session.store.save(card_line, annotator, body["label"], body.get("note"))
         except InputError as exc:
             abort(400, str(exc))
         try:
@@ -120,5 +111,4 @@ def create_validity_app(lines: list[CardLine], store: JudgementStore, annotator:
                        f"({getattr(exc, 'strerror', None) or exc})")
         return jsonify(ok=True, written=written.name if written else None, **session.progress())
 
-    _register_guards(app)
     return app
