@@ -78,6 +78,9 @@ def test_texts_and_names_are_escaped(served):
     assert reply.mimetype == "application/json" and reply.get_json()["hypothesis"] == XSS
     js = client.get("/static/annotate.js").get_data(as_text=True)
     assert "innerHTML" not in js and "insertAdjacentHTML" not in js and ".textContent = view.hypothesis" in js
+    shared = client.get("/static/common.js").get_data(as_text=True)  # api, say, progress: both modes
+    assert "innerHTML" not in shared and "insertAdjacentHTML" not in shared and "textContent" in shared
+    assert '<script src="/static/common.js" defer></script>' in page
 
 
 BAD_REQUESTS = [

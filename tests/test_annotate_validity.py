@@ -157,8 +157,9 @@ def test_the_page_is_blind_to_scores_and_old_labels_and_escapes_texts(served):
     assert views[2]["variant"] == [[XSS, False]] and "<script>" not in page.get_data(as_text=True)
     csp = page.headers["Content-Security-Policy"]
     assert "script-src 'self'" in csp and "unsafe-inline" not in csp
-    js = client.get("/static/validity.js").get_data(as_text=True)
+    js = client.get("/static/validity.js").get_data(as_text=True) + client.get("/static/common.js").get_data(as_text=True)
     assert "innerHTML" not in js and "insertAdjacentHTML" not in js and "textContent" in js
+    assert '<script src="/static/common.js" defer></script>' in page.get_data(as_text=True)
 
 
 BAD = [

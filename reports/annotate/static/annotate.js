@@ -1,10 +1,11 @@
 // rome annotate: one case at a time, three 1-3 ratings, saved to the server on each submit.
 // Texts are inserted with textContent only, so a case containing markup shows as text.
+// The plumbing both modes share (server calls, messages, the action queue, start-up) is common.js.
 "use strict";
 
 (() => {
+  const { $, api, say, showStatus, showNavigation, nextIndex, queued } = annotateCommon;
   const CRITERIA = ["fluency", "semantics", "grammar"];
-  const $ = (id) => document.getElementById(id);
   const ui = {
     view: null,        // the case shown: {index, case (opaque id), references, hypothesis, ratings, skipped}
     ratings: {},       // the ratings on screen for this case
@@ -13,29 +14,10 @@
     progress: null,    // {done, skipped, total, resume}
   };
 
-  async function api(path, body) {
-    const options = body === undefined ? {} : {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify(body),
-    };
-    const response = await fetch(path, options);
-    const data = await response.json().catch(() => ({}));
-    if (!response.ok) throw new Error(data.error || `${response.status} ${response.statusText}`);
-    return data;
-  }
-
-  function say(text, kind = "info") {
-    const box = $("message");
-    box.textContent = text;
-    box.className = kind;
-  }
-
   function showProgress(progress) {
     ui.progress = progress;
     const skipped = progress.skipped ? `, ${progress.skipped} skipped` : "";
-    $("progress-text").textContent = `${progress.done} / ${progress.total} rated${skipped}`;
-    $("progress-bar").value = progress.done;
+    annotateCommon.showProgress(`${progress.done} / ${progress.total} rated${skipped}`, progress.done);
   }
 
   function isComplete(ratings) {
@@ -59,13 +41,8 @@
     });
     $("reference").replaceChildren(...refs);
     $("hypothesis").textContent = view.hypothesis;
-    const status = $("status");
-    status.textContent = view.ratings ? "saved" : view.skipped ? "skipped" : "not rated";
-    status.dataset.state = view.ratings ? "saved" : view.skipped ? "skipped" : "new";
-    if (isUnsaved()) {
-      status.textContent = "unsaved changes";
-      status.dataset.state = "unsaved";
-    }
+    showStatus(view.ratings ? "saved" : view.skipped ? "skipped" : "not rated",
+      view.ratings ? "saved" : view.skipped ? "skipped" : "new", isUnsaved());
     for (const [i, criterion] of CRITERIA.entries()) {
       const fieldset = document.querySelector(`fieldset[data-criterion="${criterion}"]`);
       fieldset.classList.toggle("active", i === ui.active);
@@ -75,8 +52,7 @@
         button.setAttribute("aria-pressed", String(chosen));
       }
     }
-    $("prev").disabled = view.index === 0;
-    $("next").disabled = view.index === ui.progress.total - 1;
+    showNavigation(view.index, ui.progress.total);
   }
 
   async function load(index) {
@@ -101,12 +77,6 @@
     render();
   }
 
-  function nextIndex(progress) {
-    const after = ui.view.index + 1;
-    if (after < progress.total) return after;
-    return progress.done < progress.total ? progress.resume : ui.view.index;
-  }
-
   async function submit() {
     if (!isComplete(ui.ratings)) {
       const missing = CRITERIA.filter((c) => ui.ratings[c] === undefined).join(", ");
@@ -122,7 +92,7 @@
 
   async function saveAndNext() {
     if (!(await submit())) return;
-    const target = nextIndex(ui.progress);
+    const target = nextIndex(ui.view.index, ui.progress);
     if (ui.progress.done === ui.progress.total) say(`All ${ui.progress.total} cases rated. Thank you!`, "done");
     else say(`Saved ${ui.view.case}.`);
     if (target !== ui.view.index) await load(target);
@@ -134,7 +104,7 @@
     ui.drafts.delete(ui.view.index);
     showProgress(progress);
     say(`Skipped ${ui.view.case}.`);
-    await load(nextIndex(progress));
+    await load(nextIndex(ui.view.index, progress));
   }
 
   async function move(delta) {
@@ -143,16 +113,6 @@
     if (isUnsaved() && isComplete(ui.ratings)) await submit();
     stashDraft();
     await load(target);
-  }
-
-  // Every action waits for the one before it, so keys typed while a save is on its way apply,
-  // in order, to the case shown after it (a fast 1 2 3 Enter 1 1 1 Enter rates two cases).
-  let queue = Promise.resolve();
-  function queued(action) {
-    return (...args) => {
-      queue = queue.then(() => action(...args)).catch((error) => say(`Not saved: ${error.message}`, "error"));
-      return queue;
-    };
   }
 
   const bindings = {
@@ -185,19 +145,9 @@
         }));
       }
     }
-    $("save").addEventListener("click", queued(saveAndNext));
     $("skip").addEventListener("click", queued(skip));
-    $("prev").addEventListener("click", queued(() => move(-1)));
-    $("next").addEventListener("click", queued(() => move(1)));
-    document.addEventListener("keydown", onKey);
-    window.addEventListener("beforeunload", (event) => {
-      if (isUnsaved()) event.preventDefault();
-    });
-    const state = await api("/api/state");
-    showProgress(state);
-    await load(state.resume);
-    if (state.done === state.total) say(`All ${state.total} cases rated; you can review them.`, "done");
-    document.body.dataset.ready = "true";
+    await annotateCommon.start({ saveAndNext, move, onKey, isUnsaved, onProgress: showProgress, load,
+      allDone: "cases rated" });
   }
 
   document.addEventListener("DOMContentLoaded", queued(start));

@@ -1,37 +1,19 @@
 // rome annotate, validity mode: one card line at a time, one rubric label (+ an optional note) per line.
 // Texts are inserted with textContent only, so a line containing markup shows as text.
+// The plumbing both modes share (server calls, messages, the action queue, start-up) is common.js.
 "use strict";
 
 (() => {
-  const $ = (id) => document.getElementById(id);
+  const { $, api, say, showStatus, showNavigation, nextIndex, queued } = annotateCommon;
   const ui = {
     view: null,      // {index, line (opaque id), expectation, original, variant, labels, judgement}
     label: null,     // the label chosen on screen
     progress: null,  // {done, total, resume}
   };
 
-  async function api(path, body) {
-    const options = body === undefined ? {} : {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify(body),
-    };
-    const response = await fetch(path, options);
-    const data = await response.json().catch(() => ({}));
-    if (!response.ok) throw new Error(data.error || `${response.status} ${response.statusText}`);
-    return data;
-  }
-
-  function say(text, kind = "info") {
-    const box = $("message");
-    box.textContent = text;
-    box.className = kind;
-  }
-
   function showProgress(progress) {
     ui.progress = progress;
-    $("progress-text").textContent = `${progress.done} / ${progress.total} judged`;
-    $("progress-bar").value = progress.done;
+    annotateCommon.showProgress(`${progress.done} / ${progress.total} judged`, progress.done);
   }
 
   function segments(parts) {
@@ -57,20 +39,13 @@
     $("expectation").textContent = view.expectation === "invariant" ? "meaning kept (invariant)" : "damaged (decrease)";
     $("original").replaceChildren(...segments(view.original));
     $("variant").replaceChildren(...segments(view.variant));
-    const status = $("status");
-    status.textContent = view.judgement ? "saved" : "not judged";
-    status.dataset.state = view.judgement ? "saved" : "new";
-    if (isUnsaved()) {
-      status.textContent = "unsaved changes";
-      status.dataset.state = "unsaved";
-    }
+    showStatus(view.judgement ? "saved" : "not judged", view.judgement ? "saved" : "new", isUnsaved());
     for (const button of $("labels").querySelectorAll("button")) {
       const chosen = button.dataset.label === ui.label;
       button.classList.toggle("chosen", chosen);
       button.setAttribute("aria-pressed", String(chosen));
     }
-    $("prev").disabled = view.index === 0;
-    $("next").disabled = view.index === ui.progress.total - 1;
+    showNavigation(view.index, ui.progress.total);
   }
 
   function labelButtons(labels) {
@@ -122,9 +97,7 @@
 
   async function saveAndNext() {
     if (!(await submit())) return;
-    const after = ui.view.index + 1;
-    const target = after < ui.progress.total ? after
-      : ui.progress.done < ui.progress.total ? ui.progress.resume : ui.view.index;
+    const target = nextIndex(ui.view.index, ui.progress);
     if (ui.progress.done < ui.progress.total) say(`Saved line ${ui.view.index + 1}.`);
     $("note").blur();
     if (target !== ui.view.index) await load(target);
@@ -136,15 +109,6 @@
     if (target < 0 || target >= ui.progress.total) return;
     if (isUnsaved()) await submit();
     await load(target);
-  }
-
-  // Every action waits for the one before it, so keys typed while a save is on its way apply in order.
-  let queue = Promise.resolve();
-  function queued(action) {
-    return (...args) => {
-      queue = queue.then(() => action(...args)).catch((error) => say(`Not saved: ${error.message}`, "error"));
-      return queue;
-    };
   }
 
   function onKey(event) {
@@ -166,19 +130,9 @@
   }
 
   async function start() {
-    $("save").addEventListener("click", queued(saveAndNext));
-    $("prev").addEventListener("click", queued(() => move(-1)));
-    $("next").addEventListener("click", queued(() => move(1)));
-    document.addEventListener("keydown", onKey);
     $("note").addEventListener("input", () => render());
-    window.addEventListener("beforeunload", (event) => {
-      if (isUnsaved()) event.preventDefault();
-    });
-    const state = await api("/api/state");
-    showProgress(state);
-    await load(state.resume);
-    if (state.done === state.total) say(`All ${state.total} lines judged; you can review them.`, "done");
-    document.body.dataset.ready = "true";
+    await annotateCommon.start({ saveAndNext, move, onKey, isUnsaved, onProgress: showProgress, load,
+      allDone: "lines judged" });
   }
 
   document.addEventListener("DOMContentLoaded", queued(start));
