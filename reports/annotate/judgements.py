@@ -235,11 +235,7 @@ class JudgementStore(SqliteStore):
     def _setup(self, create: bool) -> None:
         if not create and "judgements" not in self._tables():
             raise InputError(f"{self.path}: no validity judgements in this store")
-        if create:
-            self._conn.executescript(_SCHEMA)
-            self._conn.execute("INSERT OR IGNORE INTO meta VALUES ('judgements_schema', ?)", (SCHEMA_VERSION,))
-        version = self._conn.execute("SELECT value FROM meta WHERE key='judgements_schema'").fetchone()
-        if version is None or version[0] != SCHEMA_VERSION:
+        if self._stored_version(create, _SCHEMA, "judgements_schema", SCHEMA_VERSION) != SCHEMA_VERSION:
             raise InputError(f"{self.path}: this version reads judgement store schema {SCHEMA_VERSION}")
 
     def save(self, line: CardLine, annotator: str, label: object, note: object) -> Judgement:

@@ -115,6 +115,18 @@ class SqliteStore:
     def _tables(self) -> set[str]:
         return {r[0] for r in self._conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
 
+    def _stored_version(self, create: bool, schema: str, key: str, version: str) -> str | None:
+        """Create ``schema``'s tables and record ``version`` under ``key`` (if ``create``); the version stored.
+
+        The version lives in the ``meta`` table, one key per kind of row, so that one file can hold
+        ratings and judgements and each is checked on its own.
+        """
+        if create:
+            self._conn.executescript(schema)
+            self._conn.execute("INSERT OR IGNORE INTO meta VALUES (?, ?)", (key, version))
+        row = self._conn.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+        return None if row is None else row[0]
+
     def close(self) -> None:
         self._conn.close()
 
@@ -145,12 +157,9 @@ class AnnotationStore(SqliteStore):
     def _setup(self, create: bool) -> None:
         if not create and not {"meta", "ratings"} <= self._tables():
             raise InputError(f"{self.path}: not an annotation store (no ratings table)")
-        if create:
-            self._conn.executescript(_SCHEMA)
-            self._conn.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
-        version = self._conn.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
-        if version is None or version[0] != SCHEMA_VERSION:
-            found = "no schema version" if version is None else f"schema {version[0]}"
+        version = self._stored_version(create, _SCHEMA, "schema", SCHEMA_VERSION)
+        if version != SCHEMA_VERSION:
+            found = "no schema version" if version is None else f"schema {version}"
             raise InputError(f"{self.path}: {found}; this version reads annotation store schema {SCHEMA_VERSION}")
 
     def save_rating(self, case_id: str, annotator: str, scores: Mapping[str, int], text_hash: str) -> Rating:
