@@ -207,7 +207,6 @@ def _label_check() -> str:
 
 
 _SCHEMA = f"""
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS judgements (
     line_key TEXT NOT NULL,
     annotator TEXT NOT NULL,

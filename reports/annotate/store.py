@@ -24,8 +24,9 @@ from rome.core.jsonl import dump_line
 SCHEMA_VERSION = "1"
 _RATED = " AND ".join(f"{c} IS NOT NULL" for c in CRITERIA)
 _UNRATED = " AND ".join(f"{c} IS NULL" for c in CRITERIA)
+#: schema versions, one key per kind of table (``schema``: ratings, ``judgements_schema``), in any store
+_META = "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);\n"
 _SCHEMA = f"""
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS ratings (
     case_id TEXT NOT NULL,
     annotator TEXT NOT NULL,
@@ -122,7 +123,7 @@ class SqliteStore:
         ratings and judgements and each is checked on its own.
         """
         if create:
-            self._conn.executescript(schema)
+            self._conn.executescript(_META + schema)
             self._conn.execute("INSERT OR IGNORE INTO meta VALUES (?, ?)", (key, version))
         row = self._conn.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
         return None if row is None else row[0]
