@@ -1,5 +1,6 @@
-"""Change 2's switch (docs/rome.md): two different prepositions or articles are different words,
-read from the parser's tags; off, the word-pair step is what it was (inputs and expected outputs)."""
+"""Changes 2 and 3 (docs/rome.md): two different prepositions or articles are different words, read
+from the parser's tags. Change 3 (kept) has it on in TED-SE's node equality; change 2's EMD switch is off,
+so there the word-pair step keeps the encoder's cosine (inputs and expected outputs)."""
 
 from __future__ import annotations
 
@@ -33,17 +34,27 @@ def test_function_class_reads_the_ud_tags(pos, morph, kind):
 
 
 @pytest.mark.parametrize(("ref", "hyp", "old", "new"), [(IN, ON, "in", "on"), (THE_CAR, A_CAR, "the", "a")])
-def test_a_swapped_preposition_or_article_is_a_different_word_only_with_the_switch(words, ref, hyp, old, new):
+def test_a_swapped_preposition_or_article_is_another_node_in_ted_se_and_close_in_the_emd(words, ref, hyp, old, new):
     r, h = words[ref], words[hyp]
     i, j = r.words.index(old), h.words.index(new)
     assert r.function_classes[i] == h.function_classes[j] != ""
     raw = float(r.unit[i] @ h.unit[j])
-    assert raw > 0.65  # the encoder: one class, close vectors (TED-SE's theta counts them one node)
-    assert word_similarity(r, h)[i, j] == pytest.approx(raw, abs=1e-6) and node_equality(r, h)[i, j]
+    assert raw > 0.65  # the encoder: one class, close vectors (TED-SE's theta alone would count them one node)
+    # TED-SE (change 3, on): never one node; before change 3 they were, and F_ted did not move at all
+    assert not node_equality(r, h)[i, j] and node_equality(r, h, function_words=False)[i, j]
+    assert ted_similarity(r, h) < ted_similarity(r, h, function_words=False) == 1.0
+    # the EMD (change 2's switch, off): the cosine stays, so a paraphrased preposition costs its small mass only
+    assert word_similarity(r, h)[i, j] == pytest.approx(raw, abs=1e-6)
     assert word_similarity(r, h, function_words=True)[i, j] == 0.0
-    assert not node_equality(r, h, function_words=True)[i, j]
-    assert ted_similarity(r, h) == 1.0 > ted_similarity(r, h, function_words=True)
     assert semantic_similarity(r, h, "std", function_words=True).f_sem < semantic_similarity(r, h, "std").f_sem
+
+
+def test_the_shipped_rome_sees_a_swapped_preposition_through_ted_se(words):
+    from rome.metric import RoMe
+
+    rome = RoMe(variant="ted")
+    swapped, same = rome.components(ON, IN), rome.components(IN, IN)
+    assert swapped.f_ted < 1.0 and same.f_ted == 1.0
 
 
 def test_the_same_function_word_stays_one_word(words):

@@ -41,11 +41,14 @@ def scores():
 def test_paraphrase_and_passive_score_high_repetition_and_unrelated_low(scores):
     """Without F_g the ablation sees a repetition only through F_sem and the tree (round 4: about
     0.52, as "elon" and "Elon" are now one word to the EMD); the full metric's grammar feature
-    brings it lower (next test)."""
+    brings it lower (next test). The paraphrase words its place with another preposition ("located
+    at" / "situated in"), which TED-SE counts as another node since change 3 (docs/rome.md): 0.834 ->
+    0.775, so the ablation's gap to the repetition is 0.28 where it was 0.31 (the full metric's, next
+    test, 0.79 where it was 0.81)."""
     para, passive, rep, unrelated = scores["rome/ted"]
     assert para > 0.75 and passive > 0.75
     assert rep < 0.55 and unrelated < 0.15
-    assert min(para, passive) > max(rep, unrelated) + 0.3
+    assert min(para, passive) > max(rep, unrelated) + 0.25
 
 
 def test_full_rome_on_the_qualitative_cases(scores):

@@ -201,7 +201,8 @@ def semantic_similarity(
 
     ``rules=False`` (``rome/paper``) drops this project's word rules (one lemma one word, numbers,
     the passive's weightless markers): plain cosines and plain TF-IDF weights, as the paper has them.
-    ``function_words`` (change 2): two different prepositions or articles are different words.
+    ``function_words`` (change 2; off in the EMD, while TED-SE has it on since change 3): two different
+    prepositions or articles are different words.
     """
     if len(ref) == 0 or len(hyp) == 0:
         return SemanticResult(0.0, np.ones((len(ref), len(hyp))), np.zeros(len(ref)), np.zeros(len(hyp)))

@@ -106,13 +106,15 @@ def _postorder(heads: dict[int, int], keys: dict[int, float]) -> tuple[list[int]
 
 
 def node_equality(
-    ref: Words, hyp: Words, theta: float = THETA, rules: bool = True, function_words: bool = False
+    ref: Words, hyp: Words, theta: float = THETA, rules: bool = True, function_words: bool = True
 ) -> np.ndarray:
     """(p, q) boolean matrix: one word (:func:`rome.metric.words.word_rules`: same lemma, unless an
     inflection that carries meaning differs; same number), or cosine of the words' vectors >
-    ``theta``; never two different numbers (as in the EMD), nor, with ``function_words``, two
-    different prepositions or articles. ``rules=False`` (``rome/paper``): the paper's equality,
-    same lemma (a node *is* its lemma) or cosine > ``theta``."""
+    ``theta``; never two different numbers (as in the EMD), nor, with ``function_words`` (change 3,
+    kept: docs/rome.md), two different prepositions or articles: a tree with *on* where the other
+    has *in* is not the same tree, however close the two words' vectors are (one closed class
+    shares every context). ``rules=False`` (``rome/paper``): the paper's equality, same lemma (a
+    node *is* its lemma) or cosine > ``theta``."""
     if not len(ref) or not len(hyp):
         return np.zeros((len(ref), len(hyp)), dtype=bool)
     if not rules:
@@ -139,7 +141,7 @@ def parse_tree(words: Words) -> Tree:
 
 
 def _distance(
-    ref: Words, hyp: Words, tree_a: Tree, tree_b: Tree, theta: float, rules: bool = True, function_words: bool = False
+    ref: Words, hyp: Words, tree_a: Tree, tree_b: Tree, theta: float, rules: bool = True, function_words: bool = True
 ) -> float:
     equal = node_equality(ref, hyp, theta, rules, function_words)
     order_a, left_a, keys_a = _postorder(*tree_a)
@@ -178,12 +180,15 @@ def _forest_distance(i: int, j: int, left_a, left_b, change, dist) -> None:
 
 
 def ted_similarity(
-    ref: Words, hyp: Words, theta: float = THETA, rules: bool = True, function_words: bool = False
+    ref: Words, hyp: Words, theta: float = THETA, rules: bool = True, function_words: bool = True
 ) -> float:
     """``F_ted = 1 - TED / (n_R + n_H)`` over the trees' nodes (see the module doc for why this bound).
 
     ``rules=False`` (``rome/paper``): the parser's trees as they are and the paper's node equality.
-    ``function_words`` (change 2): two different prepositions or articles are never one node.
+    ``function_words`` (change 3, kept, on): two different prepositions or articles are never one node
+    (:func:`node_equality`); ``False`` gives TED-SE as it was before change 3. The EMD keeps their
+    cosine (``semantic_similarity(..., function_words=False)``): there it measures how much meaning one
+    sentence carries of the other, and two prepositions' closeness is a fair answer for a paraphrase.
     """
     tree = active_tree if rules else parse_tree
     tree_a, tree_b = tree(ref), tree(hyp)

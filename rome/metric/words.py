@@ -200,8 +200,8 @@ def word_rules(ref: Words, hyp: Words, function_words: bool = False) -> tuple[np
       such a pair is left to the encoder's cosine like any other. One number is one word however
       it is written (*three* / *3*, *4,000* / *4000*).
     * Different words: both words are numbers (:func:`number_key`), and not the same one; with
-      ``function_words`` (change 2, off), also two prepositions or two articles with different
-      lemmas (:func:`different_function_words`).
+      ``function_words`` (off for the EMD; on for TED-SE since change 3, docs/rome.md), also two
+      prepositions or two articles with different lemmas (:func:`different_function_words`).
     """
     both, same = _number_pairs(ref, hyp)
     one_word = (same_lemma(ref, hyp) & ~different_inflections(ref, hyp)) | same
