@@ -52,6 +52,8 @@ class Words:
     operators: tuple[bool, ...] = ()
     #: each word's closed function-word class (:func:`function_class`: "ADP", "Art" or ""); empty when unknown
     function_classes: tuple[str, ...] = ()
+    #: each word's closed word class (:func:`closed_class`: its UD part of speech or ""); empty when unknown
+    closed_classes: tuple[str, ...] = ()
 
     def __len__(self) -> int:
         return len(self.words)
@@ -152,6 +154,21 @@ def function_class(pos: str, morph: str) -> str:
     return "Art" if pos == "DET" and "PronType=Art" in morph.split("|") else ""
 
 
+#: the Universal Dependencies parts of speech that are closed classes (UD guidelines, "Closed class words";
+#: NUM is left out: numbers have their own rule, :func:`number_key`)
+CLOSED_CLASSES = frozenset({"ADP", "AUX", "CCONJ", "DET", "PART", "PRON", "SCONJ"})
+
+
+def closed_class(pos: str) -> str:
+    """A word's closed class (its UD part of speech, when :data:`CLOSED_CLASSES` holds it), else "".
+
+    Change 4 (docs/rome.md): change 3's cause, a contextual vector that says which class a word is
+    rather than which member, holds for every closed class, not only prepositions and articles
+    (*he* / *she*, *and* / *or*, *because* / *although*, *can* / *must*, *all* / *some*).
+    """
+    return pos if pos in CLOSED_CLASSES else ""
+
+
 def same_lemma(ref: Words, hyp: Words) -> np.ndarray:
     """(p, q) boolean matrix: the two words share a lemma."""
     return np.array(ref.lemmas, dtype=object).reshape(-1, 1) == np.array(hyp.lemmas, dtype=object).reshape(1, -1)
@@ -181,16 +198,21 @@ def different_inflections(ref: Words, hyp: Words) -> np.ndarray:
     return (kinds_r != "") & (kinds_r == kinds_h) & (values_r != values_h)
 
 
-def different_function_words(ref: Words, hyp: Words) -> np.ndarray:
-    """(p, q) boolean matrix: two prepositions, or two articles, with different lemmas (:func:`function_class`)."""
-    if len(ref.function_classes) != len(ref) or len(hyp.function_classes) != len(hyp):
+def different_function_words(ref: Words, hyp: Words, closed: bool = False) -> np.ndarray:
+    """(p, q) boolean matrix: two prepositions, or two articles, with different lemmas (:func:`function_class`);
+    ``closed`` (change 4): two words of any one closed class with different lemmas (:func:`closed_class`)."""
+    classes_r, classes_h = (ref.closed_classes, hyp.closed_classes) if closed else (ref.function_classes,
+                                                                                     hyp.function_classes)
+    if len(classes_r) != len(ref) or len(classes_h) != len(hyp):
         return np.zeros((len(ref), len(hyp)), dtype=bool)
-    classes_r = np.array(ref.function_classes, dtype=object).reshape(-1, 1)
-    classes_h = np.array(hyp.function_classes, dtype=object).reshape(1, -1)
+    classes_r = np.array(classes_r, dtype=object).reshape(-1, 1)
+    classes_h = np.array(classes_h, dtype=object).reshape(1, -1)
     return (classes_r != "") & (classes_r == classes_h) & ~same_lemma(ref, hyp)
 
 
-def word_rules(ref: Words, hyp: Words, function_words: bool = False) -> tuple[np.ndarray, np.ndarray]:
+def word_rules(
+    ref: Words, hyp: Words, function_words: bool = False, closed: bool = False
+) -> tuple[np.ndarray, np.ndarray]:
     """(p, q) boolean matrices ``(one_word, different_words)``: what RoMe knows about a word pair
     whatever the vectors say, for the EMD and TED-SE alike (number keys compared once).
 
@@ -207,7 +229,7 @@ def word_rules(ref: Words, hyp: Words, function_words: bool = False) -> tuple[np
     one_word = (same_lemma(ref, hyp) & ~different_inflections(ref, hyp)) | same
     different = both & ~same
     if function_words:
-        different = different | different_function_words(ref, hyp)
+        different = different | different_function_words(ref, hyp, closed)
     return one_word, different
 
 
@@ -291,6 +313,7 @@ def build_words(parsed: ParsedText, emb: TokenEmbeddings) -> Words:
         numbers=tuple(number_key(t.text, t.pos) for t in tokens),
         operators=tuple(is_operator(t.pos, t.dep, t.morph) for t in tokens),
         function_classes=tuple(function_class(t.pos, t.morph) for t in tokens),
+        closed_classes=tuple(closed_class(t.pos) for t in tokens),
     )
 
 
