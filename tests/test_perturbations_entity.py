@@ -141,3 +141,41 @@ def test_pool_keeps_only_entities_it_would_replace():
     pool = EntityPool.from_corpus(["She studied in Dijon.", "Police said Franco A. illegally stored weapons."])
     people = pool.by_label.get("PERSON", ())
     assert "Dijon" not in people and "Franco A." in people
+
+
+def _span(parsed, words: str) -> tuple[int, int]:
+    """Token range of ``words`` (space-separated tokens) in ``parsed``."""
+    wanted = words.split()
+    texts = [t.text for t in parsed.tokens]
+    start = next(i for i in range(len(texts)) if texts[i : i + len(wanted)] == wanted)
+    return start, start + len(wanted)
+
+
+def test_acronym_firm_particle_and_citation_rules_on_real_parses():
+    """The academic-prose rules of rules.py on invented sentences (spaCy's tokens and tags)."""
+    from perturbations.entity import rules
+    from rome.core.parsing import get_parser
+
+    assert rules.is_acronym("JAMES") and rules.is_acronym("TER BLEU")
+    assert not rules.is_acronym("J. R. R. Tanner") and not rules.is_acronym("JRR Tanner")
+    assert not rules.is_acronym("J. R.")  # initials alone are no acronym
+    parse = get_parser().parse_one
+    firm = parse("She thanked Edwin Marsh & Sons for the loan.")
+    assert rules.is_firm_name(firm.tokens, *_span(firm, "Edwin Marsh"), "PERSON")
+    assert rules.is_firm_name(firm.tokens, *_span(firm, "Edwin Marsh & Sons"), "PERSON")
+    assert not rules.is_firm_name(firm.tokens, *_span(firm, "Edwin Marsh & Sons"), "ORG")  # the whole firm may go
+    kin = parse("Edwin Marsh and son walked home.")
+    assert not rules.is_firm_name(kin.tokens, *_span(kin, "Edwin Marsh"), "PERSON")  # a lower-case "son" is kin
+    split = parse("Hugo ter Molen met Anna van der Veen.")
+    assert rules.splits_particle_name(split.tokens, *_span(split, "Hugo"))
+    assert rules.splits_particle_name(split.tokens, *_span(split, "Molen"))
+    assert rules.splits_particle_name(split.tokens, *_span(split, "Anna van der"))
+    assert not rules.splits_particle_name(split.tokens, *_span(split, "Anna van der Veen"))
+    count = parse("Ten Americans met Anna.")
+    assert not rules.splits_particle_name(count.tokens, *_span(count, "Americans"))  # "ten" is a number there
+    cited = parse("As Moreau and Whitfield (2012, p. 4) and Lind et al. showed (see Dunn, 2001a; Cole, 1999), "
+                  "Anna Berg (1950-2010) and Carl Lind (born in Oslo in 1950) agreed.")
+    for author in ("Moreau", "Whitfield", "Lind", "Dunn", "Cole"):
+        assert rules.is_citation_author(cited.tokens, *_span(cited, author)), author
+    for person in ("Anna Berg", "Carl Lind", "Oslo"):  # life dates and a parenthesis without a citation
+        assert not rules.is_citation_author(cited.tokens, *_span(cited, person)), person

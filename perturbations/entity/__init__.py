@@ -25,7 +25,10 @@ replacement "a different entity of a sensible type" on any English text: a span 
 tokens; names that take "the" (the Netherlands, the United States) are neither replaced nor used; a
 PERSON that WordNet or a preposition of place says is a place or building, a person's name used as a
 term's modifier ("Carter constant"), a name part glued to another entity ("College of William" + "and
-Mary") and a number inside a title ("Volume 1") are left alone; NORP entities are nationalities or
+Mary") and a number inside a title ("Volume 1") are left alone, and so are a PERSON written in capitals (an
+acronym or a program: "JAMES is computed on trees"), a name cut at its surname particles ("Hugo ter" +
+"Molen"), an author of an author-date citation ("Whitfield et al. (2009)", "(Moreau and Whitfield, 2012)")
+and a proprietor's name in a firm's ("Edwin Marsh & Sons"); NORP entities are nationalities or
 groups only, plural for plural; a changed count of one makes its noun agree ("1 ton" -> "2 tons").
 """
 
@@ -215,8 +218,9 @@ class EntityReplacement(Perturbation):
 
 def replaceable(parsed, ent, span: tuple[int, int], old: str, sentence_start: bool) -> bool:
     """Whether the entity may be replaced at all (see :mod:`perturbations.entity.rules`): not a name that
-    takes "the", not a place or building tagged PERSON, not an eponym, not a part of a split name, not a
-    number inside a title, not a NORP entity that names no group."""
+    takes "the", not a place or building tagged PERSON, not an eponym, not an acronym tagged PERSON, not a
+    part of a split name (also one cut at its surname particles), not an author in an author-date citation,
+    not (part of) a firm's name, not a number inside a title, not a NORP entity that names no group."""
     tokens, (start, end) = parsed.tokens, span
     label = ent.label
     if label in rules.ARTICLE_LABELS and (rules.needs_article(old) or rules.preceded_by_article(tokens, start)):
@@ -224,9 +228,14 @@ def replaceable(parsed, ent, span: tuple[int, int], old: str, sentence_start: bo
     if label == "PERSON" and (rules.is_place_or_body(old) or rules.is_locative_object(tokens, start, end)
                               or rules.is_eponym(tokens, start, end)):
         return False
+    if label == "PERSON" and rules.is_acronym(old):
+        return False
     if label == "NORP" and not rules.is_group_name(old):
         return False
-    if label in rules.NAME_LABELS and rules.joined_to_other_name(tokens, parsed.entities, start, end, label):
+    if label in rules.NAME_LABELS and (rules.joined_to_other_name(tokens, parsed.entities, start, end, label)
+                                       or rules.splits_particle_name(tokens, start, end)
+                                       or rules.is_citation_author(tokens, start, end)
+                                       or rules.is_firm_name(tokens, start, end, label)):
         return False
     return not rules.is_number_in_title(tokens, start, end, label, sentence_start)
 
@@ -240,7 +249,7 @@ def fits(label: str, new: str, old: str, possessive: bool) -> bool:
         return False
     if label in rules.ARTICLE_LABELS and rules.needs_article(new):
         return False
-    if label == "PERSON" and rules.is_place_or_body(new):
+    if label == "PERSON" and (rules.is_place_or_body(new) or rules.is_acronym(new)):
         return False
     if label == "NORP":
         return rules.is_group_name(new) and rules.is_plural_group(new) == rules.is_plural_group(old)

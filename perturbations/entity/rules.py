@@ -34,6 +34,15 @@ NAME_JOINERS = frozenset({"and", "&", "of", "for", "de"})
 #: prepositions of place: their proper-noun object is a place ("in Dijon"), never a person (Quirk et al.
 #: 1985 §9.15-9.17: at/in/on of position)
 LOCATIVE_PREPOSITIONS = frozenset({"in", "at", "near", "inside", "outside", "throughout"})
+#: the words a firm's name ends in after "&" or "and" ("John Pemberton & Sons", "Ashby & Co."): English
+#: company names join a proprietor's name to these (Chicago Manual of Style, ch. 10: Co., Bros. in company names)
+COMPANY_WORDS = frozenset({"sons", "son", "co", "co.", "company", "partners", "associates", "brothers", "bros",
+                           "bros."})
+#: how many tokens an author list may take between a name and its citation's year or "et al."
+#: ("Adams, Baker, Clark, and Dunn, 2001": 8)
+CITATION_WINDOW = 12
+#: a year as author-date citations write it, with an optional letter for one author's several works ("2011a")
+_YEAR = re.compile(r"^(?:1[5-9]|20)\d\d[a-z]?$")
 _ONE = re.compile(r"^(?:1(?:\.0+)?|one|a|an)$", re.IGNORECASE)
 _NUMBER = re.compile(r"\d[\d,.]*|\b(?:one|two|three|four|five|six|seven|eight|nine|ten)\b", re.IGNORECASE)
 
@@ -239,3 +248,87 @@ def agreeing_noun(noun_text: str, noun_tag: str, plural: bool) -> str | None:
     if not form:
         return None
     return form[:1].upper() + form[1:] if noun_text[:1].isupper() else form
+
+
+def is_acronym(name: str) -> bool:
+    """Whether a name is written in capitals ("JAMES", "BLEU"): an acronym or a product's name, not a person's.
+    Personal names are written in title case in running text (Chicago Manual of Style 8.1-8.3; 10.2 for
+    acronyms in capitals); the tagger calls a capitalised measure or program PERSON. A word of two or more
+    letters counts; initials ("J. R. R. Tolkien", one letter and a period) do not make a name an acronym."""
+    words = [w for w in name.split() if sum(ch.isalpha() for ch in w) >= 2]
+    return bool(words) and all(w.isupper() for w in words)
+
+
+def _is_particle(tok) -> bool:
+    from perturbations.language.names import NAME_PARTICLES
+
+    return tok.text.lower() in NAME_PARTICLES and tok.pos != "NUM"  # "ten Americans" is a number
+
+
+def _capitalised(tok) -> bool:
+    return tok.text[:1].isupper() and tok.text[:1].isalpha()
+
+
+def splits_particle_name(tokens: Sequence, start: int, end: int) -> bool:
+    """Whether the span is cut from a name with surname particles ("Hugo" | "ter Horst", "van der" | "Lee"):
+    a particle belongs to the surname it precedes (:data:`perturbations.language.names.NAME_PARTICLES`,
+    Chicago Manual of Style 8.5, 8.14), so a replacement of one side leaves "Hugo ter Ada Lovelace". A span
+    holding the whole name ("Anna van der Berg") is replaced whole; a cut one is left alone."""
+    before = start - 1
+    while before >= 0 and _is_particle(tokens[before]):
+        before -= 1
+    if before < start - 1:
+        return True  # "van der" + the span: the span is the rest of a surname
+    if _is_particle(tokens[start]) and start > 0 and _capitalised(tokens[start - 1]):
+        return True  # a given name outside + "van Dijk"
+    after = end
+    while after < len(tokens) and _is_particle(tokens[after]):
+        after += 1
+    if after > end and after < len(tokens) and _capitalised(tokens[after]):
+        return True  # the span + "ter Horst"
+    return _is_particle(tokens[end - 1]) and end < len(tokens) and _capitalised(tokens[end])
+
+
+def _in_author_list(tok) -> bool:
+    """A token an author list of a citation may hold: names, particles, "and", "&", commas, a possessive."""
+    return tok.tag == "POS" or tok.text in (",", "and", "&") or _capitalised(tok) or _is_particle(tok)
+
+
+def _inside_parentheses(tokens: Sequence, start: int) -> bool:
+    """Whether an opening parenthesis comes before ``start`` (within the window) with no closing one between."""
+    for tok in reversed(tokens[max(0, start - 2 * CITATION_WINDOW) : start]):
+        if tok.text == ")":
+            return False
+        if tok.text == "(":
+            return True
+    return False
+
+
+def is_citation_author(tokens: Sequence, start: int, end: int) -> bool:
+    """Whether the span is an author in an author-date citation: followed (after the rest of an author list)
+    by "et al.", by a parenthesised year ("Whitfield (1987)", "Moreau and Whitfield (2012, p. 4)"), or by a
+    year inside the same parentheses ("(Moreau and Whitfield, 2012)"). Author-date style cites surnames only
+    (APA 7th ed. 8.10-8.17; Chicago Manual of Style 15.5, 15.9): a full or given name there ("Ada Lovelace
+    et al. (2010)") is broken. A person's life dates ("(1950-2010)") are no citation: the year must end the
+    parentheses or be followed by a comma, semicolon or colon."""
+    after = end
+    while after < len(tokens) and after - end < CITATION_WINDOW and _in_author_list(tokens[after]):
+        after += 1
+    rest = [t.text for t in tokens[after : after + 3]]
+    if len(rest) >= 2 and rest[0].lower() == "et" and rest[1].lower().startswith("al"):
+        return True
+    if len(rest) >= 2 and rest[0] == "(" and _YEAR.match(rest[1]):
+        return len(rest) == 2 or rest[2] in (")", ",", ";", ":")
+    return bool(rest) and bool(_YEAR.match(rest[0])) and _inside_parentheses(tokens, start)
+
+
+def is_firm_name(tokens: Sequence, start: int, end: int, label: str) -> bool:
+    """Whether the span is (part of) a firm's name: followed by "&"/"and" and a capitalised company word
+    ("John Pemberton" + "& Sons", :data:`COMPANY_WORDS`), or a PERSON span that holds them ("John Pemberton &
+    Sons" tagged PERSON). A firm named after its proprietors is an organisation, not the person (Chicago
+    Manual of Style ch. 10, company names); a person's name for it, or a part of it, is broken."""
+    def firm_at(i: int) -> bool:
+        return (i + 1 < len(tokens) and tokens[i].text.lower() in ("&", "and") and _capitalised(tokens[i + 1])
+                and tokens[i + 1].text.lower() in COMPANY_WORDS)
+
+    return firm_at(end) or (label == "PERSON" and any(firm_at(i) for i in range(start, end - 1)))

@@ -145,6 +145,12 @@ def protected_tokens(parsed: ParsedText, domain: bool = True) -> set[int]:
 #: Style, 8.159) keep articles, short prepositions and conjunctions lower-case inside a title
 TITLE_LINKERS = frozenset({"a", "an", "the", "and", "or", "nor", "but", "of", "on", "in", "at", "to", "for",
                            "by", "from", "with", "as", "de", "la", "le", "van", "von", "der", "du", "del"})
+#: surname particles (nobiliary and patronymic): lower-case words that belong to the surname they precede
+#: ("Anna van der Berg", "Pieter de Groot", "Hugo ter Horst", "Ahmad ibn Rashid"). Source: the Chicago Manual
+#: of Style, 8.5 (names with particles: de, van, von, ter, ...) and 8.14 (Arabic names: al-, ibn, bin). The
+#: title words above hold the ones a title may link over; a name rule uses this whole set.
+NAME_PARTICLES = frozenset({"van", "von", "der", "den", "de", "du", "del", "della", "la", "le", "di", "da", "ter",
+                            "ten", "bin", "ibn", "al"})
 ARTICLES = frozenset({"a", "an", "the"})
 #: how many lower-case linkers may follow each other inside one title ("Death on a Factory Farm": 2)
 MAX_LINKERS = 2
