@@ -252,8 +252,8 @@ def agreeing_noun(noun_text: str, noun_tag: str, plural: bool) -> str | None:
 
 def is_acronym(name: str) -> bool:
     """Whether a name is written in capitals ("JAMES", "BLEU"): an acronym or a product's name, not a person's.
-    Personal names are written in title case in running text (Chicago Manual of Style 8.1-8.3; 10.2 for
-    acronyms in capitals); the tagger calls a capitalised measure or program PERSON. A word of two or more
+    Personal names are written in title case in running text (Chicago Manual of Style, ch. 8, personal
+    names; ch. 10, acronyms in capitals); the tagger calls a capitalised measure or program PERSON. A word of two or more
     letters counts; initials ("J. R. R. Tolkien", one letter and a period) do not make a name an acronym."""
     words = [w for w in name.split() if sum(ch.isalpha() for ch in w) >= 2]
     return bool(words) and all(w.isupper() for w in words)
@@ -272,7 +272,7 @@ def _capitalised(tok) -> bool:
 def splits_particle_name(tokens: Sequence, start: int, end: int) -> bool:
     """Whether the span is cut from a name with surname particles ("Hugo" | "ter Horst", "van der" | "Lee"):
     a particle belongs to the surname it precedes (:data:`perturbations.language.names.NAME_PARTICLES`,
-    Chicago Manual of Style 8.5, 8.14), so a replacement of one side leaves "Hugo ter Ada Lovelace". A span
+    Chicago Manual of Style, ch. 8, names with particles), so a replacement of one side leaves "Hugo ter Ada Lovelace". A span
     holding the whole name ("Anna van der Berg") is replaced whole; a cut one is left alone."""
     before = start - 1
     while before >= 0 and _is_particle(tokens[before]):
@@ -308,7 +308,7 @@ def is_citation_author(tokens: Sequence, start: int, end: int) -> bool:
     """Whether the span is an author in an author-date citation: followed (after the rest of an author list)
     by "et al.", by a parenthesised year ("Whitfield (1987)", "Moreau and Whitfield (2012, p. 4)"), or by a
     year inside the same parentheses ("(Moreau and Whitfield, 2012)"). Author-date style cites surnames only
-    (APA 7th ed. 8.10-8.17; Chicago Manual of Style 15.5, 15.9): a full or given name there ("Ada Lovelace
+    (APA 7th ed. 8.10-8.17; Chicago Manual of Style, ch. 15): a full or given name there ("Ada Lovelace
     et al. (2010)") is broken. A person's life dates ("(1950-2010)") are no citation: the year must end the
     parentheses or be followed by a comma, semicolon or colon."""
     after = end

@@ -147,7 +147,7 @@ TITLE_LINKERS = frozenset({"a", "an", "the", "and", "or", "nor", "but", "of", "o
                            "by", "from", "with", "as", "de", "la", "le", "van", "von", "der", "du", "del"})
 #: surname particles (nobiliary and patronymic): lower-case words that belong to the surname they precede
 #: ("Anna van der Berg", "Pieter de Groot", "Hugo ter Horst", "Ahmad ibn Rashid"). Source: the Chicago Manual
-#: of Style, 8.5 (names with particles: de, van, von, ter, ...) and 8.14 (Arabic names: al-, ibn, bin). The
+#: of Style, ch. 8 (names with particles: de, van, von, ter, ...; Arabic names: al-, ibn, bin). The
 #: title words above hold the ones a title may link over; a name rule uses this whole set.
 NAME_PARTICLES = frozenset({"van", "von", "der", "den", "de", "du", "del", "della", "la", "le", "di", "da", "ter",
                             "ten", "bin", "ibn", "al"})
