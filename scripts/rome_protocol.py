@@ -45,46 +45,17 @@ CORPORA = ("news", "webnlg")
 CASE_SOURCES = ("demetr", "suites", "corpora")
 
 
-def _current(ref, hyp, idf):
-    from rome.metric.semantic import semantic_similarity
-    from rome.metric.tree_edit import ted_similarity
+def _features(mode: str = "std", semantic: dict | None = None, ted: dict | None = None):
+    """A configuration: ``(ref Words, hyp Words, idf) -> (F_sem, F_ted)`` with these options of the two steps."""
 
-    return semantic_similarity(ref, hyp, "std", idf=idf).f_sem, ted_similarity(ref, hyp)
+    def features(ref, hyp, idf):
+        from rome.metric.semantic import semantic_similarity
+        from rome.metric.tree_edit import ted_similarity
 
+        return (semantic_similarity(ref, hyp, mode, idf=idf, **(semantic or {})).f_sem,
+                ted_similarity(ref, hyp, **(ted or {})))
 
-def _before_change3(ref, hyp, idf):
-    from rome.metric.semantic import semantic_similarity
-    from rome.metric.tree_edit import ted_similarity
-
-    return semantic_similarity(ref, hyp, "std", idf=idf).f_sem, ted_similarity(ref, hyp, function_words=False)
-
-
-def _operators(ref, hyp, idf):
-    from rome.metric.semantic import semantic_similarity
-    from rome.metric.tree_edit import ted_similarity
-
-    return semantic_similarity(ref, hyp, "std", idf=idf, operators=True).f_sem, ted_similarity(ref, hyp)
-
-
-def _function_words_emd(ref, hyp, idf):
-    from rome.metric.semantic import semantic_similarity
-    from rome.metric.tree_edit import ted_similarity
-
-    return semantic_similarity(ref, hyp, "std", idf=idf, function_words=True).f_sem, ted_similarity(ref, hyp)
-
-
-def _closed_classes(ref, hyp, idf):
-    from rome.metric.semantic import semantic_similarity
-    from rome.metric.tree_edit import ted_similarity
-
-    return semantic_similarity(ref, hyp, "std", idf=idf).f_sem, ted_similarity(ref, hyp, closed=True)
-
-
-def _paper(ref, hyp, idf):
-    from rome.metric.semantic import semantic_similarity
-    from rome.metric.tree_edit import ted_similarity
-
-    return semantic_similarity(ref, hyp, "soft", idf=idf, rules=False).f_sem, ted_similarity(ref, hyp, rules=False)
+    return features
 
 
 #: configuration name -> (ref Words, hyp Words, idf) -> (F_sem, F_ted), each against the shipped code
@@ -93,8 +64,14 @@ def _paper(ref, hyp, idf):
 #: ``closed_classes``: change 4, change 3's TED-SE rule for every closed class;
 #: ``paper`` is rome/paper, scored by its committed network (reported beside the shipped code, never a
 #: candidate for it). Earlier runs' configuration names are those of their commits (docs/rome.md).
-CONFIGS = {"current": _current, "before_change3": _before_change3, "operators": _operators,
-           "function_words_emd": _function_words_emd, "closed_classes": _closed_classes, "paper": _paper}
+CONFIGS = {
+    "current": _features(),
+    "before_change3": _features(ted={"function_words": False}),
+    "operators": _features(semantic={"operators": True}),
+    "function_words_emd": _features(semantic={"function_words": True}),
+    "closed_classes": _features(ted={"closed": True}),
+    "paper": _features("soft", semantic={"rules": False}, ted={"rules": False}),
+}
 
 
 def sources(per_category: int | None = None, max_rated: int | None = None) -> dict:
