@@ -64,3 +64,23 @@ def test_the_same_function_word_stays_one_word(words):
     assert one_word[the, the] and not different[the, the]
     assert semantic_similarity(r, r, "std", function_words=True).f_sem == pytest.approx(1.0, abs=1e-6)
     assert ted_similarity(r, r, function_words=True) == 1.0
+
+
+def test_change_4_switch_holds_every_closed_class_apart_and_is_off_by_default(words_closed):
+    """Change 4 (dropped, docs/rome.md): with ``closed=True`` two members of any UD closed class with
+    different lemmas are never one TED-SE node; off, only change 3's prepositions and articles are."""
+    r, h = words_closed
+    i, j = r.words.index("if"), h.words.index("unless")
+    assert r.closed_classes[i] == h.closed_classes[j] == "SCONJ" and r.function_classes[i] == ""
+    assert float(r.unit[i] @ h.unit[j]) > 0.65  # the encoder alone counts them one node
+    assert node_equality(r, h)[i, j] and not node_equality(r, h, closed=True)[i, j]
+    assert ted_similarity(r, h, closed=True) < ted_similarity(r, h) == 1.0
+
+
+@pytest.fixture(scope="module")
+def words_closed():
+    from rome.metric.words import analyse
+
+    if_, unless = "We will come if it rains.", "We will come unless it rains."
+    words = analyse([if_, unless], get_encoder(), get_parser())
+    return words[if_], words[unless]
