@@ -11,6 +11,8 @@ import functools
 import re
 from collections.abc import Sequence
 
+from perturbations.language.names import NAME_PARTICLES, capitalised
+
 #: labels of names (not quantities); the article, trimming and adjacency rules apply to these
 NAME_LABELS = frozenset({"PERSON", "NORP", "FAC", "ORG", "GPE", "LOC", "PRODUCT", "EVENT", "WORK_OF_ART",
                          "LAW", "LANGUAGE"})
@@ -260,13 +262,7 @@ def is_acronym(name: str) -> bool:
 
 
 def _is_particle(tok) -> bool:
-    from perturbations.language.names import NAME_PARTICLES
-
     return tok.text.lower() in NAME_PARTICLES and tok.pos != "NUM"  # "ten Americans" is a number
-
-
-def _capitalised(tok) -> bool:
-    return tok.text[:1].isupper() and tok.text[:1].isalpha()
 
 
 def splits_particle_name(tokens: Sequence, start: int, end: int) -> bool:
@@ -279,19 +275,19 @@ def splits_particle_name(tokens: Sequence, start: int, end: int) -> bool:
         before -= 1
     if before < start - 1:
         return True  # "van der" + the span: the span is the rest of a surname
-    if _is_particle(tokens[start]) and start > 0 and _capitalised(tokens[start - 1]):
+    if _is_particle(tokens[start]) and start > 0 and capitalised(tokens[start - 1]):
         return True  # a given name outside + "van Dijk"
     after = end
     while after < len(tokens) and _is_particle(tokens[after]):
         after += 1
-    if after > end and after < len(tokens) and _capitalised(tokens[after]):
+    if after > end and after < len(tokens) and capitalised(tokens[after]):
         return True  # the span + "ter Horst"
-    return _is_particle(tokens[end - 1]) and end < len(tokens) and _capitalised(tokens[end])
+    return _is_particle(tokens[end - 1]) and end < len(tokens) and capitalised(tokens[end])
 
 
 def _in_author_list(tok) -> bool:
     """A token an author list of a citation may hold: names, particles, "and", "&", commas, a possessive."""
-    return tok.tag == "POS" or tok.text in (",", "and", "&") or _capitalised(tok) or _is_particle(tok)
+    return tok.tag == "POS" or tok.text in (",", "and", "&") or capitalised(tok) or _is_particle(tok)
 
 
 def _inside_parentheses(tokens: Sequence, start: int) -> bool:
@@ -328,7 +324,7 @@ def is_firm_name(tokens: Sequence, start: int, end: int, label: str) -> bool:
     Sons" tagged PERSON). A firm named after its proprietors is an organisation, not the person (Chicago
     Manual of Style ch. 10, company names); a person's name for it, or a part of it, is broken."""
     def firm_at(i: int) -> bool:
-        return (i + 1 < len(tokens) and tokens[i].text.lower() in ("&", "and") and _capitalised(tokens[i + 1])
+        return (i + 1 < len(tokens) and tokens[i].text.lower() in ("&", "and") and capitalised(tokens[i + 1])
                 and tokens[i + 1].text.lower() in COMPANY_WORDS)
 
     return firm_at(end) or (label == "PERSON" and any(firm_at(i) for i in range(start, end - 1)))

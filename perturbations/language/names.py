@@ -156,14 +156,15 @@ ARTICLES = frozenset({"a", "an", "the"})
 MAX_LINKERS = 2
 
 
-def _capitalised(tok: Token) -> bool:
+def capitalised(tok: Token) -> bool:
+    """Whether a token starts with a capital letter (a name's or a title's word)."""
     return tok.text[:1].isupper() and any(ch.isalpha() for ch in tok.text)
 
 
 def _glued_clitic(parsed: ParsedText, tok: Token) -> bool:
     """A clitic written against a capitalised word ("It's", "This'll") belongs to the same title."""
     prev = parsed.tokens[tok.i - 1] if tok.i > 0 else None
-    return prev is not None and prev.whitespace == "" and tok.text[:1] in ("'", "’") and _capitalised(prev)
+    return prev is not None and prev.whitespace == "" and tok.text[:1] in ("'", "’") and capitalised(prev)
 
 
 def title_runs(parsed: ParsedText) -> list[tuple[int, int]]:
@@ -183,7 +184,7 @@ def title_runs(parsed: ParsedText) -> list[tuple[int, int]]:
     runs: list[tuple[int, int]] = []
     i = 0
     while i < len(tokens):
-        if not _capitalised(tokens[i]):
+        if not capitalised(tokens[i]):
             i += 1
             continue
         stop_start = i in starts and tokens[i].text.lower() in stop
@@ -193,8 +194,8 @@ def title_runs(parsed: ParsedText) -> list[tuple[int, int]]:
             if end in starts:
                 break
             after_name = last_cap == end - 1
-            if _capitalised(tok) or _glued_clitic(parsed, tok) or (tok.text.isdigit() and after_name):
-                if _capitalised(tok) or tok.text.isdigit():
+            if capitalised(tok) or _glued_clitic(parsed, tok) or (tok.text.isdigit() and after_name):
+                if capitalised(tok) or tok.text.isdigit():
                     caps, inner_caps = caps + 1, inner_caps + 1
                 last_cap, linkers = end, 0
             elif tok.text.lower() in TITLE_LINKERS and linkers < MAX_LINKERS and not (
