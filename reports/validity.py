@@ -104,7 +104,7 @@ def load_card(path: Path) -> list[dict[str, Any]]:
     for number, obj in read_jsonl(path):
         where = f"{path}:{number}"
         # one variant of one source text is one judgement: a repeated line would count twice and narrow the CI
-        key = tuple(json.dumps(obj.get(k), sort_keys=True) for k in ("source_id", "text", "variant", "expectation"))
+        key = _line_key(obj)
         if key in judged:
             raise InputError(f"{where}: the same variant (source_id, text, variant, expectation) as line "
                              f"{judged[key]}; a line judged twice would count twice")
@@ -118,6 +118,63 @@ def load_card(path: Path) -> list[dict[str, Any]]:
             raise InputError(f"{where}: missing 'fingerprint' (the perturbation the line was judged under)")
         lines.append(obj)
     return lines
+
+
+def _line_key(line: dict[str, Any]) -> tuple[str, ...]:
+    """One judgement's identity: the same variant of the same source text under the same expectation."""
+    return tuple(json.dumps(line.get(k), sort_keys=True) for k in ("source_id", "text", "variant", "expectation"))
+
+
+@dataclass(frozen=True)
+class ReaderAgreement:
+    """A second reader's labels of a card's lines beside the card's own, for one expectation.
+
+    A card's figure is one reader's judgement; what a second careful reader, blind to the first's labels
+    and to every score, makes of the same lines says how far the figure depends on who read it.
+    ``kappa``: Cohen's κ of the two readers' valid / not-valid verdicts (``None`` when undefined: both
+    readers gave every line one verdict)."""
+
+    card: str
+    expectation: str
+    n: int
+    first_valid: int
+    second_valid: int
+    #: lines on which both readers gave the same verdict (valid or not), and the very same label
+    agreed: int
+    same_label: int
+    kappa: float | None
+
+    @property
+    def second_interval(self) -> tuple[float, float]:
+        return wilson_interval(self.second_valid, self.n)
+
+
+def reader_agreement(card: list[dict[str, Any]], second: list[dict[str, Any]]) -> dict[str, ReaderAgreement]:
+    """Per expectation, a second reader's labels (``second``, lines of the card relabelled) against the card's.
+
+    Only lines on both are compared (a card re-drawn since the second reading loses the lines the code no
+    longer produces); a second-reader line with a label its expectation does not have is an error."""
+    from reports.annotate.agreement import cohen_kappa
+
+    by_key = {_line_key(line): line for line in card}
+    pairs: dict[str, list[tuple[str, str]]] = {}
+    for line in second:
+        expectation, label = line.get("expectation"), line.get("label")
+        if expectation not in LABELS or label not in LABELS[expectation]:
+            raise InputError(f"second reader: label {label!r} is not one of the labels of {expectation!r}")
+        first = by_key.get(_line_key(line))
+        if first is not None:
+            pairs.setdefault(expectation, []).append((first["label"], label))
+    out = {}
+    for expectation, labelled in sorted(pairs.items()):
+        good = GOOD_LABEL[expectation]
+        first_ok = [int(a == good) for a, _ in labelled]
+        second_ok = [int(b == good) for _, b in labelled]
+        out[expectation] = ReaderAgreement(
+            card[0]["card"], expectation, len(labelled), sum(first_ok), sum(second_ok),
+            sum(a == b for a, b in zip(first_ok, second_ok)), sum(a == b for a, b in labelled),
+            cohen_kappa(first_ok, second_ok, labels=(0, 1)))
+    return out
 
 
 def card_statuses(name: str, fingerprint: str | None, cards_dir: Path | None = None,

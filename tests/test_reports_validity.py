@@ -19,6 +19,7 @@ from reports.validity import (
     UNMEASURED,
     card_statuses,
     load_card,
+    reader_agreement,
     shipped_validity,
     wilson_interval,
     write_card,
@@ -214,3 +215,29 @@ def test_a_side_the_corpus_has_no_variant_of_is_said_so_not_unmeasured(tmp_path)
     assert statuses["decrease"].cell() == "100% [34, 100] n=2 (all)"
     assert statuses["invariant"].state == CURRENT and statuses["invariant"].cell() == "no variants"
     assert statuses["invariant"].exhausted and statuses["invariant"].n == 0
+
+
+def test_reader_agreement_counts_verdicts_labels_and_kappa():
+    card = distinct([card_line(label, "f", "invariant") for label in ("valid", "valid", "awkward", "valid")])
+    second = [{**line, "label": label} for line, label in zip(card, ("valid", "ungrammatical", "awkward", "valid"))]
+    second.append({**card[0], "source_id": "not on the card", "label": "awkward"})  # a line re-drawn away: ignored
+    (got,) = reader_agreement(card, second).values()
+    assert (got.n, got.first_valid, got.second_valid, got.agreed, got.same_label) == (4, 3, 2, 3, 3)
+    # observed agreement 3/4, chance 3/4 * 2/4 + 1/4 * 2/4 = 1/2: kappa (0.75 - 0.5) / 0.5
+    assert got.kappa == pytest.approx(0.5)
+    assert got.second_interval == wilson_interval(2, 4)
+    same = reader_agreement(card, card)["invariant"]
+    assert same.agreed == same.same_label == 4 and same.kappa == pytest.approx(1.0)
+    with pytest.raises(InputError, match="not one of the labels"):
+        reader_agreement(card, [{**card[0], "label": "intended"}])  # a decrease label on an invariant line
+
+
+def test_shipped_second_readings_are_lines_of_their_cards():
+    """Every second-reader file compares with its card (scripts/reader_agreement.py, docs/validity.md):
+    a card re-drawn so that none of its lines remain leaves a second reading that measures nothing."""
+    seconds = sorted((ROOT / "perturbations" / "cards").glob("*/second_reader/*.jsonl"))
+    assert seconds
+    for path in seconds:
+        card = load_card(path.parent.parent / f"{path.stem}.jsonl")
+        compared = reader_agreement(card, load_card(path))
+        assert sum(a.n for a in compared.values()) == len(load_card(path)), path

@@ -23,8 +23,9 @@ from rome.core.errors import InputError
 POOLED = "all criteria"
 
 
-def cohen_kappa(first: Sequence[int], second: Sequence[int]) -> float | None:
-    """Unweighted Cohen's κ of two annotators' ratings of the same cases (None when undefined)."""
+def cohen_kappa(first: Sequence[int], second: Sequence[int], labels: Sequence[int] = RATINGS) -> float | None:
+    """Unweighted Cohen's κ of two annotators' ratings of the same cases (None when undefined);
+    ``labels``: the ratings there are (the 1-3 scale; a validity card's readers use 1 valid / 0 not)."""
     from sklearn.metrics import cohen_kappa_score
 
     first, second = [int(x) for x in first], [int(x) for x in second]
@@ -32,7 +33,7 @@ def cohen_kappa(first: Sequence[int], second: Sequence[int]) -> float | None:
         raise ValueError("cohen_kappa needs two equally long, non-empty rating lists")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # sklearn warns, then returns NaN, when κ is undefined
-        value = float(cohen_kappa_score(first, second, labels=list(RATINGS)))
+        value = float(cohen_kappa_score(first, second, labels=list(labels)))
     return None if math.isnan(value) else value
 
 
