@@ -106,7 +106,8 @@ def _postorder(heads: dict[int, int], keys: dict[int, float]) -> tuple[list[int]
 
 
 def node_equality(
-    ref: Words, hyp: Words, theta: float = THETA, rules: bool = True, function_words: bool = True, closed: bool = False
+    ref: Words, hyp: Words, theta: float = THETA, rules: bool = True, function_words: bool = True, closed: bool = False,
+    verb_groups: bool = False,
 ) -> np.ndarray:
     """(p, q) boolean matrix: one word (:func:`rome.metric.words.word_rules`: same lemma, unless an
     inflection that carries meaning differs; same number), or cosine of the words' vectors >
@@ -119,7 +120,7 @@ def node_equality(
         return np.zeros((len(ref), len(hyp)), dtype=bool)
     if not rules:
         return (ref.unit @ hyp.unit.T > theta) | same_lemma(ref, hyp)
-    one_word, different = word_rules(ref, hyp, function_words, closed)
+    one_word, different = word_rules(ref, hyp, function_words, closed, verb_groups)
     return ((ref.unit @ hyp.unit.T > theta) | one_word) & ~different
 
 
@@ -142,9 +143,9 @@ def parse_tree(words: Words) -> Tree:
 
 def _distance(
     ref: Words, hyp: Words, tree_a: Tree, tree_b: Tree, theta: float, rules: bool = True, function_words: bool = True,
-    closed: bool = False,
+    closed: bool = False, verb_groups: bool = False,
 ) -> float:
-    equal = node_equality(ref, hyp, theta, rules, function_words, closed)
+    equal = node_equality(ref, hyp, theta, rules, function_words, closed, verb_groups)
     order_a, left_a, keys_a = _postorder(*tree_a)
     order_b, left_b, keys_b = _postorder(*tree_b)
     change = [
@@ -181,7 +182,8 @@ def _forest_distance(i: int, j: int, left_a, left_b, change, dist) -> None:
 
 
 def ted_similarity(
-    ref: Words, hyp: Words, theta: float = THETA, rules: bool = True, function_words: bool = True, closed: bool = False
+    ref: Words, hyp: Words, theta: float = THETA, rules: bool = True, function_words: bool = True, closed: bool = False,
+    verb_groups: bool = False,
 ) -> float:
     """``F_ted = 1 - TED / (n_R + n_H)`` over the trees' nodes (see the module doc for why this bound).
 
@@ -191,11 +193,13 @@ def ted_similarity(
     cosine (``semantic_similarity(..., function_words=False)``): there it measures how much meaning one
     sentence carries of the other, and two prepositions' closeness is a fair answer for a paraphrase.
     ``closed`` (change 4, candidate, off): the rule for every closed class (:func:`rome.metric.words.closed_class`).
+    ``verb_groups`` (change 5, candidate, off): two forms of one verb whose verb groups state another tense or
+    aspect are not one word (:func:`rome.metric.words.verb_group`); their cosine decides, as for any two words.
     """
     tree = active_tree if rules else parse_tree
     tree_a, tree_b = tree(ref), tree(hyp)
     total = len(tree_a[0]) + len(tree_b[0])
     if total == 0:
         return 1.0
-    distance = _distance(ref, hyp, tree_a, tree_b, theta, rules, function_words, closed)
+    distance = _distance(ref, hyp, tree_a, tree_b, theta, rules, function_words, closed, verb_groups)
     return float(np.clip(1.0 - distance / total, 0.0, 1.0))

@@ -54,6 +54,8 @@ class Words:
     function_classes: tuple[str, ...] = ()
     #: each word's closed word class (:func:`closed_class`: its UD part of speech or ""); empty when unknown
     closed_classes: tuple[str, ...] = ()
+    #: each verb's finite verb group (:func:`verb_group`: "Tense=Past|Perf|Prog"-like, "" for other words); empty when unknown
+    verb_groups: tuple[str, ...] = ()
 
     def __len__(self) -> int:
         return len(self.words)
@@ -118,6 +120,41 @@ def meaning_inflection(pos: str, morph: str) -> str:
     if feature == "Tense" and features.get("VerbForm") != "Fin":
         return ""
     return f"{feature}={features[feature]}"
+
+
+#: dependency labels of a verb's auxiliaries, spaCy's and Universal Dependencies' (Stanza)
+AUXILIARY_DEPS = frozenset({"aux", "auxpass", "aux:pass"})
+
+
+def _features(morph: str) -> dict[str, str]:
+    return dict(f.split("=", 1) for f in morph.split("|") if "=" in f)
+
+
+def verb_group(parsed: ParsedText, i: int) -> str:
+    """The tense and aspect a verb's finite verb group states, as ``"Tense=Past|Perf|Prog"``, or "".
+
+    Change 5 (docs/rome.md, candidate): the lemma rule makes two forms of one verb one word unless both
+    are finite with different tenses, so *ate* / *was eating*, *ate* / *has eaten* and *reported* / *will
+    report* are one word and the change rests on a light auxiliary. English states tense and aspect in the
+    verb *group* (Quirk et al. 1985 §3.54; UD's ``aux``): the tense of its finite member (none for a modal),
+    the perfect (a *have* auxiliary) and the progressive (an *-ing* member: UD ``Aspect=Prog`` or
+    ``VerbForm=Ger``). Only a ``VERB`` whose group has a finite member gets a value; a participle or
+    infinitive without one (*the hotel, located in ...*) gets "", as do all other words. The passive keeps
+    its group's tense and aspect (*serves* / *is served*: ``Tense=Pres||``; *is serving* / *is being
+    served*: ``Tense=Pres||Prog``), so it stays one word.
+    """
+    token = parsed.tokens[i]
+    if token.pos != "VERB":
+        return ""
+    members = [token, *(c for c in parsed.children(i) if c.dep in AUXILIARY_DEPS)]
+    finite = [m for m in members if _features(m.morph).get("VerbForm") == "Fin"]
+    if not finite:
+        return ""
+    tense = _features(finite[0].morph).get("Tense", "")
+    perfect = any(m is not token and m.lemma.lower() == "have" for m in members)
+    progressive = any(_features(m.morph).get("Aspect") == "Prog" or _features(m.morph).get("VerbForm") == "Ger"
+                      for m in members)
+    return f"Tense={tense}|{'Perf' if perfect else ''}|{'Prog' if progressive else ''}"
 
 
 #: the spaCy relation of a negation (UD writes ``Polarity=Neg`` on the word instead)
@@ -198,6 +235,16 @@ def different_inflections(ref: Words, hyp: Words) -> np.ndarray:
     return (kinds_r != "") & (kinds_r == kinds_h) & (values_r != values_h)
 
 
+def different_verb_groups(ref: Words, hyp: Words) -> np.ndarray:
+    """(p, q) boolean matrix: both words head finite verb groups (:func:`verb_group`) that state a
+    different tense or aspect (*ate* / *was eating*, *ate* / *has eaten*, *reported* / *will report*)."""
+    if len(ref.verb_groups) != len(ref) or len(hyp.verb_groups) != len(hyp):
+        return np.zeros((len(ref), len(hyp)), dtype=bool)
+    groups_r = np.array(ref.verb_groups, dtype=object).reshape(-1, 1)
+    groups_h = np.array(hyp.verb_groups, dtype=object).reshape(1, -1)
+    return (groups_r != "") & (groups_h != "") & (groups_r != groups_h)
+
+
 def different_function_words(ref: Words, hyp: Words, closed: bool = False) -> np.ndarray:
     """(p, q) boolean matrix: two prepositions, or two articles, with different lemmas (:func:`function_class`);
     ``closed`` (change 4): two words of any one closed class with different lemmas (:func:`closed_class`)."""
@@ -211,7 +258,7 @@ def different_function_words(ref: Words, hyp: Words, closed: bool = False) -> np
 
 
 def word_rules(
-    ref: Words, hyp: Words, function_words: bool = False, closed: bool = False
+    ref: Words, hyp: Words, function_words: bool = False, closed: bool = False, verb_groups: bool = False
 ) -> tuple[np.ndarray, np.ndarray]:
     """(p, q) boolean matrices ``(one_word, different_words)``: what RoMe knows about a word pair
     whatever the vectors say, for the EMD and TED-SE alike (number keys compared once).
@@ -224,16 +271,22 @@ def word_rules(
     * Different words: both words are numbers (:func:`number_key`), and not the same one; with
       ``function_words`` (off for the EMD; on for TED-SE since change 3, docs/rome.md), also two
       prepositions or two articles with different lemmas (:func:`different_function_words`).
+    * ``verb_groups`` (change 5, candidate, off): two forms of one verb whose finite verb groups state a
+      different tense or aspect (:func:`verb_group`) are not one word either; their cosine decides.
     """
     both, same = _number_pairs(ref, hyp)
-    one_word = (same_lemma(ref, hyp) & ~different_inflections(ref, hyp)) | same
+    lemma_word = same_lemma(ref, hyp) & ~different_inflections(ref, hyp)
+    if verb_groups:
+        lemma_word = lemma_word & ~different_verb_groups(ref, hyp)
+    one_word = lemma_word | same
     different = both & ~same
     if function_words:
         different = different | different_function_words(ref, hyp, closed)
     return one_word, different
 
 
-def word_similarity(ref: Words, hyp: Words, rules: bool = True, function_words: bool = False) -> np.ndarray:
+def word_similarity(ref: Words, hyp: Words, rules: bool = True, function_words: bool = False,
+                    verb_groups: bool = False) -> np.ndarray:
     """(p, q) cosines of the words' contextual vectors, with two facts a cosine misses.
 
     * Two words with one lemma are the same word (1.0): the encoder gives a word a different
@@ -246,13 +299,14 @@ def word_similarity(ref: Words, hyp: Words, rules: bool = True, function_words: 
       counts as its value (:func:`number_key`): *three* / *four* differ, *three* / *3* are one.
 
     ``rules=False`` (``rome/paper``) gives the plain cosines, as the paper computes them.
-    ``function_words``: two different prepositions or articles are different words too (:func:`word_rules`).
+    ``function_words``: two different prepositions or articles are different words too (:func:`word_rules`);
+    ``verb_groups`` (change 5, candidate): two forms of one verb in verb groups of another tense or aspect are not one word.
     """
     if not len(ref) or not len(hyp):
         return np.zeros((len(ref), len(hyp)))
     if not rules:
         return np.clip(ref.unit @ hyp.unit.T, -1.0, 1.0)
-    one_word, different = word_rules(ref, hyp, function_words)
+    one_word, different = word_rules(ref, hyp, function_words, verb_groups=verb_groups)
     cos = np.where(one_word, 1.0, np.clip(ref.unit @ hyp.unit.T, -1.0, 1.0))
     return np.where(different, 0.0, cos)
 
@@ -314,6 +368,7 @@ def build_words(parsed: ParsedText, emb: TokenEmbeddings) -> Words:
         operators=tuple(is_operator(t.pos, t.dep, t.morph) for t in tokens),
         function_classes=tuple(function_class(t.pos, t.morph) for t in tokens),
         closed_classes=tuple(closed_class(t.pos) for t in tokens),
+        verb_groups=tuple(verb_group(parsed, t.i) for t in tokens),
     )
 
 
