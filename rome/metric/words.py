@@ -133,7 +133,7 @@ def _features(morph: str) -> dict[str, str]:
 def verb_group(parsed: ParsedText, i: int) -> str:
     """The tense and aspect a verb's finite verb group states, as ``"Tense=Past|Perf|Prog"``, or "".
 
-    Change 5 (docs/rome.md, candidate): the lemma rule makes two forms of one verb one word unless both
+    Change 5 (docs/rome.md, kept): the lemma rule makes two forms of one verb one word unless both
     are finite with different tenses, so *ate* / *was eating*, *ate* / *has eaten* and *reported* / *will
     report* are one word and the change rests on a light auxiliary. English states tense and aspect in the
     verb *group* (Quirk et al. 1985 §3.54; UD's ``aux``): the tense of its finite member (none for a modal),
@@ -271,8 +271,9 @@ def word_rules(
     * Different words: both words are numbers (:func:`number_key`), and not the same one; with
       ``function_words`` (off for the EMD; on for TED-SE since change 3, docs/rome.md), also two
       prepositions or two articles with different lemmas (:func:`different_function_words`).
-    * ``verb_groups`` (change 5, candidate, off): two forms of one verb whose finite verb groups state a
-      different tense or aspect (:func:`verb_group`) are not one word either; their cosine decides.
+    * ``verb_groups`` (change 5, kept: on in ``semantic_similarity`` and ``ted_similarity``, off here by
+      default): two forms of one verb whose finite verb groups state a different tense or aspect
+      (:func:`verb_group`) are not one word either; their cosine decides.
     """
     both, same = _number_pairs(ref, hyp)
     lemma_word = same_lemma(ref, hyp) & ~different_inflections(ref, hyp)
@@ -300,7 +301,8 @@ def word_similarity(ref: Words, hyp: Words, rules: bool = True, function_words: 
 
     ``rules=False`` (``rome/paper``) gives the plain cosines, as the paper computes them.
     ``function_words``: two different prepositions or articles are different words too (:func:`word_rules`);
-    ``verb_groups`` (change 5, candidate): two forms of one verb in verb groups of another tense or aspect are not one word.
+    ``verb_groups`` (change 5, kept; the callers' default): two forms of one verb in verb groups of another tense or
+    aspect are not one word.
     """
     if not len(ref) or not len(hyp):
         return np.zeros((len(ref), len(hyp)))
