@@ -100,6 +100,11 @@ def number_key(word: str, pos: str = "") -> str | None:
     return WORD_NUMBERS.get(key.lower()) if pos == "NUM" else None
 
 
+def _features(morph: str) -> dict[str, str]:
+    """A token's Universal Dependencies features (``"Tense=Past|VerbForm=Fin"``) as a dict."""
+    return dict(f.split("=", 1) for f in morph.split("|") if "=" in f)
+
+
 #: the inflections that change what a word says, by universal POS (Universal Dependencies features)
 MEANING_INFLECTIONS = {"VERB": "Tense", "AUX": "Tense", "ADJ": "Degree", "ADV": "Degree", "NOUN": "Number"}
 
@@ -114,7 +119,7 @@ def meaning_inflection(pos: str, morph: str) -> str:
     both write these features.
     """
     feature = MEANING_INFLECTIONS.get(pos)
-    features = dict(f.split("=", 1) for f in morph.split("|") if "=" in f)
+    features = _features(morph)
     if feature is None or feature not in features:
         return ""
     if feature == "Tense" and features.get("VerbForm") != "Fin":
@@ -124,10 +129,6 @@ def meaning_inflection(pos: str, morph: str) -> str:
 
 #: dependency labels of a verb's auxiliaries, spaCy's and Universal Dependencies' (Stanza)
 AUXILIARY_DEPS = frozenset({"aux", "auxpass", "aux:pass"})
-
-
-def _features(morph: str) -> dict[str, str]:
-    return dict(f.split("=", 1) for f in morph.split("|") if "=" in f)
 
 
 def verb_group(parsed: ParsedText, i: int) -> str:
@@ -170,7 +171,7 @@ def is_operator(pos: str, dep: str, morph: str) -> bool:
     Any general-English idf makes these the lightest words of a sentence (they occur everywhere),
     so changing one of them moved the EMD least of all.
     """
-    features = dict(f.split("=", 1) for f in morph.split("|") if "=" in f)
+    features = _features(morph)
     if features.get("Polarity") == "Neg" or dep in NEGATION_DEPS or features.get("VerbType") == "Mod":
         return True
     if pos == "AUX" and features.get("VerbForm") == "Fin":
