@@ -233,8 +233,9 @@ def test_reader_agreement_counts_verdicts_labels_and_kappa():
 
 
 def test_shipped_second_readings_are_lines_of_their_cards():
-    """Every second-reader file compares with its card (scripts/reader_agreement.py, docs/validity.md):
-    a card re-drawn so that none of its lines remain leaves a second reading that measures nothing."""
+    """Every line of every second-reader file is still a line of its card (scripts/reader_agreement.py,
+    docs/validity.md): after a card is re-drawn, lines the code no longer produces must leave the second
+    reading too, or its table would quote lines the card no longer holds."""
     seconds = sorted((ROOT / "perturbations" / "cards").glob("*/second_reader/*.jsonl"))
     assert seconds
     for path in seconds:
