@@ -73,7 +73,11 @@ CONFIGS = {
     "closed_classes": _features(ted={"closed": True}),
     "before_change5": _features(semantic={"verb_groups": False}, ted={"verb_groups": False}),
     "paper": _features("soft", semantic={"rules": False}, ted={"rules": False}),
+    "shared_layers": _features(),
 }
+#: configurations whose ``F_g`` comes from other grammar weights than the shipped ones, given by ``--grammar``:
+#: ``shared_layers`` is change 6, a classifier trained with ``--layers k < 6`` on the encoder's layer 6 - k
+GRAMMAR_CANDIDATES = ("shared_layers",)
 
 
 def sources(per_category: int | None = None, max_rated: int | None = None) -> dict:
@@ -121,10 +125,12 @@ def all_pairs(data: dict) -> list[tuple[str, str]]:
     return sorted(pairs)
 
 
-def compute(pairs: list[tuple[str, str]], configs: list[str], batch: int = 1024) -> dict[str, np.ndarray]:
+def compute(pairs: list[tuple[str, str]], configs: list[str], batch: int = 1024,
+            grammar: Path | None = None) -> dict[str, np.ndarray]:
     from rome.core.encoder import get_encoder
     from rome.core.parsing import get_parser
     from rome.metric import load_grammar
+    from rome.metric.grammar import GrammarClassifier
     from rome.metric.semantic import IdfTable
     from rome.metric.words import analyse
 
@@ -137,8 +143,15 @@ def compute(pairs: list[tuple[str, str]], configs: list[str], batch: int = 1024)
             out[c][i : i + batch, :2] = [CONFIGS[c](words[r], words[h], idf) for h, r in chunk]
         print(f"features {min(i + batch, len(pairs))}/{len(pairs)} ({time.time() - start:.0f} s)", flush=True)
     hyps = list(dict.fromkeys(h for h, _ in pairs))
-    probs = dict(zip(hyps, np.asarray(load_grammar().prob_acceptable(hyps), dtype=np.float64)))
+    classifiers = {c: GrammarClassifier.load(grammar, encoder) if c in GRAMMAR_CANDIDATES else None for c in configs}
+    shipped = None
     for c in configs:
+        if classifiers[c] is None:
+            shipped = shipped if shipped is not None else load_grammar().prob_acceptable(hyps)
+            values = shipped
+        else:
+            values = classifiers[c].prob_acceptable(hyps)
+        probs = dict(zip(hyps, np.asarray(values, dtype=np.float64)))
         out[c][:, 2] = [probs[h] for h, _ in pairs]
     print(f"grammar done ({time.time() - start:.0f} s)", flush=True)
     return out
@@ -237,11 +250,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--store", type=Path, required=True)
     parser.add_argument("--candidate", action="append", required=True, choices=[c for c in CONFIGS if c != "current"])
+    parser.add_argument("--grammar", type=Path, help="grammar weights of the shared_layers candidate (change 6)")
     parser.add_argument("--f-sem", action="store_true", help="also each configuration's F_sem alone (ablation)")
     parser.add_argument("--demetr-per-category", type=int, default=None, help="seeded sample of non-base items")
     parser.add_argument("--max-rated", type=int, default=None, help="seeded sample of each rating set's outputs")
     args = parser.parse_args(argv)
     configs = ["current", *args.candidate]
+    if any(c in GRAMMAR_CANDIDATES for c in configs) and args.grammar is None:
+        parser.error("the shared_layers candidate needs --grammar (its weights)")
     stored = pickle.loads(args.store.read_bytes()) if args.store.exists() else {}
     if "data" in stored and "corpora" not in stored["data"]:
         parser.error(f"{args.store} was built before source 5 (the corpora): give a new --store")
@@ -254,7 +270,7 @@ def main(argv: list[str] | None = None) -> int:
         stored["features"] = {}
     missing = [c for c in configs if c not in stored["features"]]
     if missing:
-        stored["features"].update(compute(stored["pairs"], missing))
+        stored["features"].update(compute(stored["pairs"], missing, grammar=args.grammar))
         args.store.write_bytes(pickle.dumps(stored))
     data, pairs = stored["data"], stored["pairs"]
     units = {}

@@ -228,7 +228,7 @@ def test_executors_by_name_and_one_chunk_size():
         get_executor("processes", workers=0)
     from suites.harness import runner
 
-    assert runner.CHUNK_SIZE is CHUNK_SIZE == 256
+    assert runner.CHUNK_SIZE is CHUNK_SIZE == 1024
 
 
 def test_ray_actors_give_the_rows_of_this_process():

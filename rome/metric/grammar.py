@@ -147,10 +147,11 @@ def merge_lora(module) -> None:
 
 
 def start_states(encoder, texts: Sequence[str], layer: int) -> list[np.ndarray]:
-    """Hidden states at ``layer``: the shared encoder's cached ones, or for layer 0 (every layer
+    """Hidden states at ``layer``: the shared encoder's cached ones (keyed by the stripped text, as RoMe
+    encodes it, so a pass that cached this layer ``also`` is read back), or for layer 0 (every layer
     adapted) just the embedding layer over the encoder's own tokenisation, not a full forward pass."""
     if layer > 0:
-        return [e.vectors for e in encoder.encode(list(texts), layer=layer)]
+        return [e.vectors for e in encoder.encode([t.strip() for t in texts], layer=layer)]
     import torch
 
     ids = [encoder._tokenize(text)[0] for text in texts]  # the encoder's tokenisation and truncation

@@ -211,7 +211,7 @@ class RoMe(Metric):
         """(n, 3) matrix of ``F_sem, F_ted, F_g``; columns this variant does not use are NaN."""
         if self.uses_grammar:
             _ = self.grammar  # fail before the expensive steps when the classifier is missing
-        words = analyse([*references, *hypotheses], self.encoder, self.parser, self.layer)
+        words = analyse([*references, *hypotheses], self.encoder, self.parser, self.layer, self._grammar_layers())
         idf = self._idf_table()
         out = np.full((len(hypotheses), 3), np.nan)
         for row, (hyp, ref) in enumerate(zip(hypotheses, references)):
@@ -221,6 +221,14 @@ class RoMe(Metric):
             probs = dict(zip(unique, np.asarray(self.grammar.prob_acceptable(unique), dtype=np.float64)))
             out[:, 2] = [probs[h] for h in hypotheses]
         return out
+
+    def _grammar_layers(self) -> tuple[int, ...]:
+        """The encoder layer the grammar classifier starts from, when it reads this metric's encoder above
+        its input embeddings: cached from RoMe's own pass, the classifier runs only its own top layers."""
+        if not self.uses_grammar:
+            return ()
+        start = getattr(self.grammar, "start_layer", 0)
+        return (start,) if start > 0 and getattr(self.grammar, "encoder", None) is self.encoder else ()
 
     def _pair_features(self, ref: Words, hyp: Words, idf: IdfTable | None) -> tuple[float, float]:
         table = idf if idf is not None else IdfTable([ref.keys, hyp.keys], name="pair")

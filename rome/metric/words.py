@@ -397,10 +397,12 @@ def encoded_part(text: str, emb: TokenEmbeddings) -> str:
     return text[: max(end for _, end in emb.offsets)]
 
 
-def analyse(texts: Sequence[str], encoder: Encoder, parser, layer: int | None = None) -> dict[str, Words]:
-    """:class:`Words` of every unique text, keyed by the text; one batched encode and parse."""
+def analyse(texts: Sequence[str], encoder: Encoder, parser, layer: int | None = None,
+            also: Sequence[int] = ()) -> dict[str, Words]:
+    """:class:`Words` of every unique text, keyed by the text; one batched encode and parse
+    (``also``: encoder layers to cache from the same pass, see :meth:`Encoder.encode`)."""
     unique = list(dict.fromkeys(texts))
     stripped = [t.strip() for t in unique]
-    embs = encoder.encode(stripped, layer)
+    embs = encoder.encode(stripped, layer, also)
     parses = parser.parse([encoded_part(text, emb) for text, emb in zip(stripped, embs)])
     return {text: build_words(p, e) for text, p, e in zip(unique, parses, embs)}
