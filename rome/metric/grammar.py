@@ -163,6 +163,14 @@ def start_states(encoder, texts: Sequence[str], layer: int) -> list[np.ndarray]:
     return [hidden[row, : len(row_ids)] for row, row_ids in enumerate(ids)]
 
 
+def shared_layers(grammar, encoder) -> tuple[int, ...]:
+    """The layer of ``encoder`` that ``grammar`` starts from, when it reads that encoder above the input
+    embeddings (weights trained with ``--layers k < 6``): a pass that caches it ``also`` spares the
+    classifier every layer below its own. Empty for the shipped six-layer weights and hub models."""
+    start = getattr(grammar, "start_layer", 0)
+    return (start,) if start > 0 and getattr(grammar, "encoder", None) is encoder else ()
+
+
 def pad_hidden(vectors: Sequence[np.ndarray]):
     """Stack per-text ``(n_tokens, dim)`` arrays into a padded batch and its attention mask."""
     import torch

@@ -44,6 +44,7 @@ from rome.core.encoder import get_encoder
 from rome.core.errors import InputError, ResourceMissingError
 from rome.core.fingerprint import file_digest
 from rome.core.parsing import get_parser
+from rome.metric.grammar import shared_layers
 from rome.metric.scorer import Scorer, load_scorer, weights_path
 from rome.metric.semantic import DELTA, GENERAL_IDF_PATH, IdfTable, semantic_similarity
 from rome.metric.tree_edit import THETA, ted_similarity
@@ -223,12 +224,8 @@ class RoMe(Metric):
         return out
 
     def _grammar_layers(self) -> tuple[int, ...]:
-        """The encoder layer the grammar classifier starts from, when it reads this metric's encoder above
-        its input embeddings: cached from RoMe's own pass, the classifier runs only its own top layers."""
-        if not self.uses_grammar:
-            return ()
-        start = getattr(self.grammar, "start_layer", 0)
-        return (start,) if start > 0 and getattr(self.grammar, "encoder", None) is self.encoder else ()
+        """Encoder layers to cache for the grammar classifier from RoMe's own pass (:func:`shared_layers`)."""
+        return shared_layers(self.grammar, self.encoder) if self.uses_grammar else ()
 
     def _pair_features(self, ref: Words, hyp: Words, idf: IdfTable | None) -> tuple[float, float]:
         table = idf if idf is not None else IdfTable([ref.keys, hyp.keys], name="pair")

@@ -30,6 +30,7 @@ def rome_step_times(hypotheses: list[str], references: list[str], with_grammar: 
     from rome.core.encoder import get_encoder
     from rome.core.parsing import get_parser
     from rome.metric import load_grammar
+    from rome.metric.grammar import shared_layers
     from rome.metric.metric import VARIANTS
     from rome.metric.scorer import load_scorer
     from rome.metric.semantic import IdfTable, semantic_similarity
@@ -47,7 +48,8 @@ def rome_step_times(hypotheses: list[str], references: list[str], with_grammar: 
     encoder.clear_cache()
     parser.clear_cache()
     times: dict[str, float] = {}
-    embs = dict(zip(texts, _clock(times, "encode", lambda: encoder.encode(texts))))
+    also = shared_layers(grammar, encoder)  # as RoMe.features
+    embs = dict(zip(texts, _clock(times, "encode", lambda: encoder.encode(texts, also=also))))
     parses = dict(zip(texts, _clock(times, "parse", lambda: parser.parse(texts))))
     words = _clock(times, "pool_words", lambda: {t: build_words(parses[t], embs[t]) for t in texts})
     pairs = list(zip(refs, hyps))
