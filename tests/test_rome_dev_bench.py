@@ -51,3 +51,17 @@ def test_protocol_source_5_reads_only_the_valid_rows_per_corpus():
     assert protocol.figure("corpora", out) == pytest.approx(0.75)
     # no row kept: every check is left out, not read as failed
     assert protocol.check_outcomes(corpora["news"], score, lambda s, e: False) == {}
+
+
+def test_protocol_grammar_candidate_reads_its_own_weights_file():
+    """Change 6's bench path: a grammar candidate's F_g comes from the file given by --grammar. Given the
+    shipped file itself, every column equals the current configuration's; without a file it is an error."""
+    from rome.metric.grammar import DEFAULT_WEIGHTS
+
+    protocol = load_script("rome_protocol")
+    pairs = [("The hotel is cheap.", "The hotel is inexpensive."), ("hotel the cheap is", "The hotel is cheap.")]
+    out = protocol.compute(pairs, ["current", "shared_layers"], grammar=DEFAULT_WEIGHTS)
+    np.testing.assert_allclose(out["shared_layers"], out["current"], atol=1e-6)
+    assert out["current"][0, 2] > out["current"][1, 2], "the scrambled hypothesis is less acceptable"
+    with pytest.raises(SystemExit):
+        protocol.main(["--store", "unused.pkl", "--candidate", "shared_layers"])
