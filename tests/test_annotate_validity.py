@@ -283,7 +283,10 @@ def test_the_served_command_saves_and_writes_the_card_and_survives_a_kill(tmp_pa
     def start():
         cmd = [sys.executable, "-c", "import sys; from reports.cli import main; sys.exit(main())", "annotate",
                "--validity", str(todo), "--annotator", "alice", "--store", str(store_path), "--port", "0"]
-        proc = subprocess.Popen(cmd, stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        # Ctrl+C must reach the server even when this run itself was started as a background job, whose
+        # SIGINT the shell ignores and every child inherits ignored (a server that never stops, not a failure)
+        proc = subprocess.Popen(cmd, stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+                                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
         banner, deadline = "", time.monotonic() + 60
         while time.monotonic() < deadline:
             line = proc.stderr.readline()
@@ -318,6 +321,6 @@ def test_the_served_command_saves_and_writes_the_card_and_survives_a_kill(tmp_pa
         assert call(url, "/api/judgements", {"line": keys[2], "label": "valid"})["written"] == "adjective.jsonl"
     finally:
         proc.send_signal(signal.SIGINT)
-        proc.wait(timeout=30)  # 10 s once ran out in a CI run that shared two cores with another pytest
+        proc.wait(timeout=10)
         proc.stderr.close()
     assert [x["label"] for x in load_card(todo.with_name("adjective.jsonl"))] == ["valid", "intended", "valid"]
