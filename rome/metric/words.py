@@ -148,13 +148,13 @@ def verb_group(parsed: ParsedText, i: int) -> str:
     if token.pos != "VERB":
         return ""
     members = [token, *(c for c in parsed.children(i) if c.dep in AUXILIARY_DEPS)]
-    finite = [m for m in members if _features(m.morph).get("VerbForm") == "Fin"]
+    features = [_features(m.morph) for m in members]
+    finite = [f for f in features if f.get("VerbForm") == "Fin"]
     if not finite:
         return ""
-    tense = _features(finite[0].morph).get("Tense", "")
+    tense = finite[0].get("Tense", "")
     perfect = any(m is not token and m.lemma.lower() == "have" for m in members)
-    progressive = any(_features(m.morph).get("Aspect") == "Prog" or _features(m.morph).get("VerbForm") == "Ger"
-                      for m in members)
+    progressive = any(f.get("Aspect") == "Prog" or f.get("VerbForm") == "Ger" for f in features)
     return f"Tense={tense}|{'Perf' if perfect else ''}|{'Prog' if progressive else ''}"
 
 
@@ -207,9 +207,16 @@ def closed_class(pos: str) -> str:
     return pos if pos in CLOSED_CLASSES else ""
 
 
+def _pairwise(ref_values: Sequence, hyp_values: Sequence) -> tuple[np.ndarray, np.ndarray]:
+    """A per-word value of each side as a (p, 1) column and a (1, q) row: compared, they broadcast to
+    the (p, q) matrix every pair rule below returns."""
+    return (np.array(ref_values, dtype=object).reshape(-1, 1), np.array(hyp_values, dtype=object).reshape(1, -1))
+
+
 def same_lemma(ref: Words, hyp: Words) -> np.ndarray:
     """(p, q) boolean matrix: the two words share a lemma."""
-    return np.array(ref.lemmas, dtype=object).reshape(-1, 1) == np.array(hyp.lemmas, dtype=object).reshape(1, -1)
+    lemmas_r, lemmas_h = _pairwise(ref.lemmas, hyp.lemmas)
+    return lemmas_r == lemmas_h
 
 
 def _numbers(words: Words) -> tuple[str | None, ...]:
@@ -218,8 +225,7 @@ def _numbers(words: Words) -> tuple[str | None, ...]:
 
 def _number_pairs(ref: Words, hyp: Words) -> tuple[np.ndarray, np.ndarray]:
     """(p, q) boolean matrices: both words are numbers; and they are the same number."""
-    numbers_r = np.array(_numbers(ref), dtype=object).reshape(-1, 1)
-    numbers_h = np.array(_numbers(hyp), dtype=object).reshape(1, -1)
+    numbers_r, numbers_h = _pairwise(_numbers(ref), _numbers(hyp))
     both = (numbers_r != None) & (numbers_h != None)  # noqa: E711
     return both, both & (numbers_r == numbers_h)
 
@@ -229,10 +235,8 @@ def different_inflections(ref: Words, hyp: Words) -> np.ndarray:
     different values (*reported* / *reports*, *cheap* / *cheaper*, *room* / *rooms*)."""
     if len(ref.inflections) != len(ref) or len(hyp.inflections) != len(hyp):
         return np.zeros((len(ref), len(hyp)), dtype=bool)
-    kinds_r = np.array([i.split("=")[0] for i in ref.inflections], dtype=object).reshape(-1, 1)
-    kinds_h = np.array([i.split("=")[0] for i in hyp.inflections], dtype=object).reshape(1, -1)
-    values_r = np.array(ref.inflections, dtype=object).reshape(-1, 1)
-    values_h = np.array(hyp.inflections, dtype=object).reshape(1, -1)
+    kinds_r, kinds_h = _pairwise([i.split("=")[0] for i in ref.inflections], [i.split("=")[0] for i in hyp.inflections])
+    values_r, values_h = _pairwise(ref.inflections, hyp.inflections)
     return (kinds_r != "") & (kinds_r == kinds_h) & (values_r != values_h)
 
 
@@ -241,8 +245,7 @@ def different_verb_groups(ref: Words, hyp: Words) -> np.ndarray:
     different tense or aspect (*ate* / *was eating*, *ate* / *has eaten*, *reported* / *will report*)."""
     if len(ref.verb_groups) != len(ref) or len(hyp.verb_groups) != len(hyp):
         return np.zeros((len(ref), len(hyp)), dtype=bool)
-    groups_r = np.array(ref.verb_groups, dtype=object).reshape(-1, 1)
-    groups_h = np.array(hyp.verb_groups, dtype=object).reshape(1, -1)
+    groups_r, groups_h = _pairwise(ref.verb_groups, hyp.verb_groups)
     return (groups_r != "") & (groups_h != "") & (groups_r != groups_h)
 
 
@@ -253,8 +256,7 @@ def different_function_words(ref: Words, hyp: Words, closed: bool = False) -> np
                                                                                      hyp.function_classes)
     if len(classes_r) != len(ref) or len(classes_h) != len(hyp):
         return np.zeros((len(ref), len(hyp)), dtype=bool)
-    classes_r = np.array(classes_r, dtype=object).reshape(-1, 1)
-    classes_h = np.array(classes_h, dtype=object).reshape(1, -1)
+    classes_r, classes_h = _pairwise(classes_r, classes_h)
     return (classes_r != "") & (classes_r == classes_h) & ~same_lemma(ref, hyp)
 
 
