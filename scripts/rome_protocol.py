@@ -143,16 +143,12 @@ def compute(pairs: list[tuple[str, str]], configs: list[str], batch: int = 1024,
             out[c][i : i + batch, :2] = [CONFIGS[c](words[r], words[h], idf) for h, r in chunk]
         print(f"features {min(i + batch, len(pairs))}/{len(pairs)} ({time.time() - start:.0f} s)", flush=True)
     hyps = list(dict.fromkeys(h for h, _ in pairs))
-    classifiers = {c: GrammarClassifier.load(grammar, encoder) if c in GRAMMAR_CANDIDATES else None for c in configs}
-    shipped = None
+    weights = {c: grammar if c in GRAMMAR_CANDIDATES else None for c in configs}  # None: the shipped file
+    probs = {w: dict(zip(hyps, np.asarray((load_grammar() if w is None else GrammarClassifier.load(w, encoder))
+                                          .prob_acceptable(hyps), dtype=np.float64)))
+             for w in dict.fromkeys(weights.values())}
     for c in configs:
-        if classifiers[c] is None:
-            shipped = shipped if shipped is not None else load_grammar().prob_acceptable(hyps)
-            values = shipped
-        else:
-            values = classifiers[c].prob_acceptable(hyps)
-        probs = dict(zip(hyps, np.asarray(values, dtype=np.float64)))
-        out[c][:, 2] = [probs[h] for h, _ in pairs]
+        out[c][:, 2] = [probs[weights[c]][h] for h, _ in pairs]
     print(f"grammar done ({time.time() - start:.0f} s)", flush=True)
     return out
 
