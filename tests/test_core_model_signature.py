@@ -98,3 +98,25 @@ def test_a_fresh_run_with_another_local_model_is_not_served_the_first_ones_score
     assert cache.hits == hits, "B was served A's cached scores"
     assert second != first  # B's own scores: its changed tensor changes them
     assert run(models["same_as_a"]) == first and cache.hits == hits + len(pairs)  # same files: served from the cache
+
+
+def test_resume_with_another_local_model_in_a_folder_of_the_same_name_is_refused(tmp_path, models, capsys):
+    """The sweep's reproduction: ``--model models/a/model``, then ``--resume --model models/b/model``."""
+    import json
+
+    from reports.cli import main
+
+    pairs = tmp_path / "pairs.jsonl"
+    pairs.write_text("".join(json.dumps({"id": i, "hypothesis": f"a quiet hotel number {i}", "reference": "a hotel"})
+                             + "\n" for i in range(3)), encoding="utf-8")
+    out = tmp_path / "scores.jsonl"
+    common = ["score", "--input", str(pairs), "--metric", "bertscore", "--output", str(out), "--no-cache"]
+    assert main([*common, "--model", str(models["a"])]) == 0
+    out.write_text(out.read_text(encoding="utf-8").splitlines()[0] + "\n", encoding="utf-8")  # interrupted
+    written = out.read_text(encoding="utf-8")
+    capsys.readouterr()
+    assert main([*common, "--model", str(models["b"]), "--resume"]) == 2
+    assert "different signature" in capsys.readouterr().err
+    assert out.read_text(encoding="utf-8") == written  # left untouched
+    assert main([*common, "--model", str(models["same_as_a"]), "--resume"]) == 0  # the same files: resumed
+    assert len(out.read_text(encoding="utf-8").splitlines()) == 3
