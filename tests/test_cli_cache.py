@@ -209,3 +209,24 @@ def test_an_old_cache_file_is_read_dated_and_stays_writable_by_an_older_harness(
     with sqlite3.connect(path) as db:  # every entry dated now, the older harness's included
         assert db.execute("SELECT COUNT(*), MIN(at) FROM used").fetchone()[0] == 12
         assert db.execute("SELECT MIN(at) FROM used").fetchone()[0] >= int(time.time()) - 60
+
+
+def test_a_hit_while_another_process_writes_is_served_without_waiting_for_its_lock(tmp_path):
+    path = tmp_path / "scores.sqlite"
+    cache = ScoreCache(path)
+    cache.put_many("sig", pairs("a", 1))
+    hypothesis, reference, _ = pairs("a", 1)[0]
+    age(path, "sig", 40)
+    old = last_use(path, pair_key("sig", hypothesis, reference))
+    other = sqlite3.connect(path)
+    other.execute("BEGIN IMMEDIATE")  # another process in the middle of a long write
+    try:
+        started = time.monotonic()
+        assert cache.get_many("sig", [(hypothesis, reference)]) == {0: 0.0}
+        assert time.monotonic() - started < 10  # not the 60 s a write waits for the lock
+    finally:
+        other.rollback()
+        other.close()
+    assert last_use(path, pair_key("sig", hypothesis, reference)) == old  # left unrecorded, nothing failed
+    cache.put_many("sig", pairs("b", 1))  # the cache still writes afterwards
+    assert cache.count("sig") == 2

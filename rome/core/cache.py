@@ -45,6 +45,8 @@ CACHE_FILE = "scores.sqlite"
 BUSY_TIMEOUT_S = 60.0
 #: a cache hit re-records an entry's last use only when the record is older than this (reads stay reads)
 TOUCH_EVERY_S = 3600
+#: milliseconds a read waits for the write lock to record its use before leaving it unrecorded
+TOUCH_WAIT_MS = 1000
 
 
 def default_cache_dir() -> Path:
@@ -192,8 +194,7 @@ class ScoreCache:
                     if at is None or at < now - TOUCH_EVERY_S:
                         stale_use.append(key)
             if stale_use:
-                self._mark_used(stale_use, now)
-                self._db.commit()
+                self._touch(stale_use, now)
         self.hits += len(found)
         self.misses += len(pairs) - len(found)
         return found
@@ -208,6 +209,18 @@ class ScoreCache:
     def _mark_used(self, keys: Sequence[str], at: int) -> None:
         self._db.executemany("INSERT OR REPLACE INTO used VALUES (?, ?)", [(key, at) for key in keys])
 
+    def _touch(self, keys: Sequence[str], at: int) -> None:
+        """Record a read as a use, if the write lock comes within a second: a hit must not wait on (or fail
+        for) another process's long write, and a use left unrecorded only makes the entry look older."""
+        self._db.execute(f"PRAGMA busy_timeout = {TOUCH_WAIT_MS}")
+        try:
+            self._mark_used(keys, at)
+            self._db.commit()
+        except sqlite3.OperationalError:
+            self._db.rollback()
+        finally:
+            self._db.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+
     def count(self, signature: str | None = None) -> int:
         with self._guard():
             if signature is None:
@@ -221,8 +234,7 @@ class ScoreCache:
             row = self._db.execute("SELECT c.payload, u.at FROM cases AS c LEFT JOIN used AS u ON u.key = c.key "
                                    "WHERE c.key = ?", (key,)).fetchone()
             if row is not None and (row[1] is None or row[1] < now - TOUCH_EVERY_S):
-                self._mark_used([key], now)
-                self._db.commit()
+                self._touch([key], now)
         return json.loads(row[0]) if row else None
 
     def put_payload(self, key: str, payload: Any) -> None:
