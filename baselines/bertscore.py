@@ -93,7 +93,7 @@ class BERTScore(CorpusFittedMetric):
     def _signature_fields(self) -> list[tuple[str, object]]:
         layer = self.layer if self.layer is not None else "last"
         return [
-            ("model", self.encoder.name), ("layer", layer), ("idf", "yes" if self.idf else "no"),
+            ("model", self.encoder.signature_name), ("layer", layer), ("idf", "yes" if self.idf else "no"),
             ("output", self.output), ("bert-score", version("bert-score")),
         ]
 

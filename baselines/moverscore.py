@@ -153,7 +153,7 @@ class MoverScore(CorpusFittedMetric):
 
     def _signature_fields(self) -> list[tuple[str, object]]:
         return [
-            ("model", self.encoder.name), ("layer", "last"), ("weights", self.weights),
+            ("model", self.encoder.signature_name), ("layer", "last"), ("weights", self.weights),
             ("stop", self.stop_words_label), ("n_gram", 1), ("emd", f"pot-{version('POT')}"),
         ]
 

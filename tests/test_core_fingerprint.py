@@ -291,7 +291,8 @@ def rome_copy(tmp_path, monkeypatch):
 
 
 def _touch(path: Path) -> None:
-    path.write_text(path.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
+    """A code edit (a comment would not count: fingerprints ignore comments)."""
+    path.write_text(path.read_text(encoding="utf-8") + "\n_EDITED_FOR_TEST = 1\n", encoding="utf-8")
 
 
 def test_editing_a_module_a_perturbation_imports_from_another_package_changes_its_fingerprint(rome_copy):

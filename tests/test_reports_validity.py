@@ -73,7 +73,9 @@ def test_a_card_goes_stale_when_its_perturbation_is_edited(tmp_path, monkeypatch
                cards / "dialogue" / "repetition.jsonl")
     status = card_statuses("repetition", perturbation_fingerprint(copy), cards)["decrease"]
     assert status.state == CURRENT and status.n == 10 and status.rate == 0.9
-    source.write_text(source.read_text() + "\n# an edit\n")
+    source.write_text(source.read_text() + "\n# a comment: documentation, not behaviour\n")
+    assert card_statuses("repetition", perturbation_fingerprint(copy), cards)["decrease"].state == CURRENT
+    source.write_text(source.read_text() + "\n_EDITED_FOR_TEST = 1\n")
     status = card_statuses("repetition", perturbation_fingerprint(copy), cards)["decrease"]
     assert status.state == STALE and status.cell().endswith(STALE)
     # a setting is part of the fingerprint too

@@ -54,14 +54,33 @@ def embedded_model_path() -> Path:
     return Path(str(root))
 
 
+def _is_default(name: str | None) -> bool:
+    return name in (None, "", "default", DEFAULT_MODEL, f"sentence-transformers/{DEFAULT_MODEL}")
+
+
 def resolve_model(name: str | None) -> tuple[str, str]:
     """Map a user's model name to ``(display_name, path_or_hub_id)``."""
-    if name in (None, "", "default", DEFAULT_MODEL, f"sentence-transformers/{DEFAULT_MODEL}"):
+    if _is_default(name):
         return DEFAULT_MODEL, str(embedded_model_path())
     path = Path(name).expanduser()
     if path.exists():
         return path.name, str(path.resolve())
     return name, name
+
+
+def model_files(folder: str | Path) -> list[Path]:
+    """The files that make a local model what it is: every regular file at the top of its folder (weights,
+    config, tokenizer), except hidden ones (a hub download's metadata) and documentation (``*.md``).
+    ``from_pretrained`` reads no subfolder of it."""
+    return sorted(path for path in Path(folder).iterdir()
+                  if path.is_file() and not path.name.startswith(".") and path.suffix.lower() != ".md")
+
+
+def local_model_fingerprint(folder: str | Path) -> str:
+    """``local:<hash>`` of a model folder's :func:`model_files` (names and bytes), wherever the folder is."""
+    from rome.core.fingerprint import files_digest
+
+    return f"local:{files_digest(model_files(folder))}"
 
 
 class Encoder:
@@ -75,6 +94,8 @@ class Encoder:
         cache_size: int = 4096,
     ) -> None:
         self.name, self.path = resolve_model(model)
+        #: a folder the user named (not the embedded default, not a hub id): signed by its files
+        self.local = not _is_default(model) and Path(self.path).is_dir()
         self.device = device
         self.batch_size = batch_size
         self.cache_size = cache_size
@@ -85,6 +106,14 @@ class Encoder:
         self._warned_truncation = False
         #: number of sentences actually run through the model (for tests and benchmarks)
         self.forward_count = 0
+
+    @property
+    def signature_name(self) -> str:
+        """The model as a metric's signature names it: a local folder by the hash of its files
+        (:func:`local_model_fingerprint`), so two folders with other weights never share cached scores
+        and a copy of the same files elsewhere does; the embedded default and a hub id by name.
+        Hashed on every call (memoised on the files' stat), so weights rewritten in place re-sign."""
+        return local_model_fingerprint(self.path) if self.local else self.name
 
     # -- loading ----------------------------------------------------------------------
     def _load(self) -> None:

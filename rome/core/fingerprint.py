@@ -7,10 +7,14 @@ inside functions included, across the ``rome``, ``perturbations`` and ``baseline
 the root's own package), and the weight and data files named, by content. A module that reads
 data files names them in a top-level ``fingerprint_files()`` function (``rome.data.novikova``
 does), so a perturbation that reads the Novikova slot values re-keys when those files change.
-Editing any of them, or swapping a weights file, gives a new fingerprint, so caches miss
-instead of serving stale numbers. Digests are memoised per (path, inode, size, mtime, ctime),
-so a warm run pays one ``stat`` per file; a file changed in the last two seconds is always
-re-hashed.
+
+A Python module is hashed by its behaviour, not its bytes (:func:`source_digest`): its syntax tree
+without docstrings, comments or formatting, so a documentation edit keeps every signature, cached
+score and validity card, while any change to a constant, an expression, a name, an import or a
+default gives a new fingerprint and caches miss instead of serving stale numbers. Data and weight
+files are hashed by their bytes (:func:`file_digest`). Digests are memoised per (path, inode, size,
+mtime, ctime), so a warm run pays one ``stat`` per file; a file changed in the last two seconds is
+always hashed again.
 """
 
 from __future__ import annotations
@@ -23,12 +27,13 @@ import inspect
 import sys
 import sysconfig
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from importlib import metadata
 from pathlib import Path
 
 _STDLIB = Path(sysconfig.get_paths()["stdlib"]).resolve()
 _memo: dict[tuple[str, int, int, int, int], str] = {}
+_source_memo: dict[tuple[str, int, int, int, int], str] = {}
 #: top-level packages of the project whose modules a fingerprint follows imports into
 PROJECT_PACKAGES = ("rome", "perturbations", "baselines")
 #: name of the module-level function that lists the data files a module reads
@@ -46,32 +51,94 @@ def harness_version() -> str:
 
 
 def file_digest(path: str | Path) -> str:
-    """sha256 of a file's bytes (hex), memoised on its identity, size and change times.
+    """sha256 of a file's bytes (hex), memoised on its identity, size and change times."""
+    return _memoised(_memo, Path(path), _bytes_digest)
+
+
+def source_digest(path: str | Path) -> str:
+    """sha256 (hex) of a Python module's normalised syntax tree: docstrings, comments and layout left out.
+
+    Two sources that differ only in documentation or formatting get one digest; a change of a
+    constant, an operator, a name, an import or a default gives another. A file that does not parse
+    is hashed by its bytes (it cannot run either, and its edits must still re-key).
+    """
+    return _memoised(_source_memo, Path(path), _tree_digest)
+
+
+def content_digest(path: str | Path) -> str:
+    """:func:`source_digest` for a ``.py`` file, :func:`file_digest` for any other (data, weights)."""
+    return source_digest(path) if Path(path).suffix == ".py" else file_digest(path)
+
+
+def files_digest(paths: Iterable[str | Path], length: int = 12) -> str:
+    """One digest over several files (names and contents, Python sources by their syntax), order-free."""
+    digest = hashlib.sha256()
+    for name, content in sorted((path.name, content_digest(path)) for path in {Path(p).resolve() for p in paths}):
+        digest.update(name.encode() + b"\0" + content.encode() + b"\0")
+    return digest.hexdigest()[:length]
+
+
+def _memoised(memo: dict[tuple[str, int, int, int, int], str], path: Path, compute: Callable[[Path], str]) -> str:
+    """``compute(path)``, memoised on the file's identity, size and change times.
 
     Time stamps are coarse (a few ms on Linux, seconds elsewhere) and ``mtime`` can be set back,
     so two same-size edits can share a stat; as git does with "racily clean" files, a file
     changed in the last :data:`RACY_S` seconds is hashed every time, never served from the memo.
     """
-    path = Path(path)
     stat = path.stat()
     key = (str(path.resolve()), stat.st_ino, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns)
-    if key in _memo:
-        return _memo[key]
+    if key in memo:
+        return memo[key]
+    value = compute(path)
+    if time.time_ns() - max(stat.st_mtime_ns, stat.st_ctime_ns) > RACY_S * 1e9:
+        memo[key] = value
+    return value
+
+
+def _bytes_digest(path: Path) -> str:
     digest = hashlib.sha256()
     with path.open("rb") as handle:
         for block in iter(lambda: handle.read(1 << 20), b""):
             digest.update(block)
-    if time.time_ns() - max(stat.st_mtime_ns, stat.st_ctime_ns) > RACY_S * 1e9:
-        _memo[key] = digest.hexdigest()
     return digest.hexdigest()
 
 
-def files_digest(paths: Iterable[str | Path], length: int = 12) -> str:
-    """One digest over several files (names and contents), order-free."""
-    digest = hashlib.sha256()
-    for name, content in sorted((path.name, file_digest(path)) for path in {Path(p).resolve() for p in paths}):
-        digest.update(name.encode() + b"\0" + content.encode() + b"\0")
-    return digest.hexdigest()[:length]
+def read_source(path: Path) -> bytes:
+    """The bytes of a Python source, as every fingerprint reads them (one place to read them)."""
+    return path.read_bytes()
+
+
+def _tree_digest(path: Path) -> str:
+    source = read_source(path)
+    try:
+        tree = ast.parse(source, filename=str(path))
+    except (SyntaxError, ValueError):
+        return hashlib.sha256(source).hexdigest()
+    return hashlib.sha256(normalised_dump(tree).encode("utf-8")).hexdigest()
+
+
+def normalised_dump(tree: ast.AST) -> str:
+    """The tree as text without what does not run: docstrings and other bare string statements dropped,
+    no line or column numbers, and fields left empty (``None``, ``[]``) omitted, so the text is the same
+    under the Python versions that add empty fields (``type_params`` in 3.12)."""
+    if isinstance(tree, ast.AST):
+        fields = []
+        for name in tree._fields:
+            value = getattr(tree, name, None)
+            if isinstance(value, list):
+                value = [item for item in value if not _bare_string(item)]
+            if value is None or value == []:
+                continue
+            fields.append(f"{name}={normalised_dump(value)}")
+        return f"{type(tree).__name__}({','.join(fields)})"
+    if isinstance(tree, list):
+        return "[" + ",".join(normalised_dump(item) for item in tree) + "]"
+    return repr(tree)
+
+
+def _bare_string(node: object) -> bool:
+    """A statement that is a string literal alone (a docstring, or one documenting an attribute): it does nothing."""
+    return isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
 
 
 def module_file(obj: object) -> Path | None:
@@ -110,7 +177,7 @@ def code_fingerprint(*roots: object, files: Iterable[str | Path] = (), length: i
             data += [Path(f) for f in getattr(module, DATA_HOOK)()]
     # ordered by the name as hashed, never by the absolute path: a checkout beside or below the shared data
     # folder (a CI clone, a git worktree) must give the same fingerprint
-    entries = sorted((str(_display(path)), file_digest(path) if path.is_file() else "missing")
+    entries = sorted((str(_display(path)), content_digest(path) if path.is_file() else "missing")
                      for path in {p.resolve() for p in [*modules.values(), *data]})
     digest = hashlib.sha256()
     for shown, content in entries:
@@ -171,11 +238,11 @@ _parse_memo: dict[tuple[str, str, str], tuple[tuple[str, ...], bool]] = {}
 
 def _parsed(name: str, path: Path) -> tuple[tuple[str, ...], bool]:
     """(absolute names of the modules ``name`` imports, whether it defines ``fingerprint_files()``),
-    memoised on the file's content."""
-    key = (name, str(path), file_digest(path))
+    memoised on the file's syntax tree."""
+    key = (name, str(path), source_digest(path))
     if key in _parse_memo:
         return _parse_memo[key]
-    tree = ast.parse(path.read_bytes(), filename=str(path))
+    tree = ast.parse(read_source(path), filename=str(path))
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     names: list[str] = []
     for node in ast.walk(tree):

@@ -271,7 +271,7 @@ class RoMe(Metric):
 
     def _signature_fields(self) -> list[tuple[str, object]]:
         fields: list[tuple[str, object]] = [
-            ("model", self.encoder.name),
+            ("model", self.encoder.signature_name),
             ("layer", self.layer if self.layer is not None else "last"),
             ("emd", self.mode),
             ("delta", self.delta),
