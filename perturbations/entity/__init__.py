@@ -15,10 +15,8 @@ reference that still names the original entity, so the meaning differs and the s
 fluency score, which a name swap should not move), and is recorded in the variant.
 
 Without checklist only the dataset pool is used (the lexicon fall-back is lost); say so in ``meta``.
-A PERSON entity that is a place of the data ("martin luther king square") is left alone: replacing it
-with a person's name would put a person where a place belongs. A possessive keeps its "'s" (the
-entity span ends before it), and a name inside a hyphenated compound ("Jones-compliant") is not
-replaced: the compound's other part still refers to the old name.
+A possessive keeps its "'s" (the entity span ends before it), and a name inside a hyphenated
+compound ("Jones-compliant") is not replaced: the compound's other part still refers to the old name.
 
 The rules of :mod:`perturbations.entity.rules` (grammar, the parse, WordNet, lemminflect) keep the
 replacement "a different entity of a sensible type" on any English text: a span is trimmed to its name
@@ -170,8 +168,6 @@ class EntityReplacement(Perturbation):
             start = parsed.tokens[span[0]].idx
             last = parsed.tokens[span[1] - 1]
             old = text[start : last.idx + len(last.text)]
-            if ent.label == "PERSON" and is_place_name(old):
-                continue  # "martin luther king square" is an area: a person's name there is the wrong type
             if not replaceable(parsed, ent, span, old, span[0] in starts):
                 continue
             possessive = span[1] < len(parsed.tokens) and parsed.tokens[span[1]].tag == "POS"
@@ -307,14 +303,6 @@ def entity_span(parsed, ent) -> tuple[int, int] | None:
     if after is not None and tokens[end - 1].whitespace == "" and after.text in ("-", "/", "–"):
         return None
     return start, end
-
-
-def is_place_name(text: str) -> bool:
-    """Whether ``text`` is a place of the data (a Novikova area, near or address value): spaCy tags the
-    lower-cased "martin luther king square" PERSON, and CheckList would put a person's name there."""
-    from perturbations.language.names import place_phrases
-
-    return tuple(text.lower().split()) in place_phrases()
 
 
 def _checklist_replacement(label: str, tokens: Sequence, seed: int) -> str | None:
