@@ -22,11 +22,8 @@ class ProtectedWords(WordConstraint):
     """Names and numbers stay (:func:`perturbations.language.names.protected_tokens`): a swap inside a
     name or a number changes a fact, not the wording."""
 
-    def __init__(self, domain: bool = True) -> None:
-        self.domain = domain
-
     def allowed(self, parsed: ParsedText) -> set[int]:
-        return set(range(len(parsed.tokens))) - names.protected_tokens(parsed, self.domain)
+        return set(range(len(parsed.tokens))) - names.protected_tokens(parsed)
 
 
 class StopWords(WordConstraint):

@@ -16,9 +16,8 @@ import subprocess
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from importlib import metadata
 from pathlib import Path
-
-from rome.core.paths import REPO_ROOT
 
 
 @dataclass
@@ -37,18 +36,44 @@ def fmt(value: float | None, digits: int = 2) -> str:
     return f"{value:.{digits}f}"
 
 
+def _git(root: Path, *args: str) -> str:
+    try:
+        return subprocess.run(["git", *args], cwd=root, capture_output=True, text=True, timeout=10).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return ""
+
+
+def source_commit(root: Path | None = None) -> str | None:
+    """``<hash>[+dirty]`` when the project's code runs from a git checkout of it (``root``, default: the folder
+    holding the ``reports`` package, is the checkout's top), else ``None``: an installed package sits in
+    site-packages, which may lie inside some other repository whose commit says nothing about this code."""
+    root = (root or Path(__file__).resolve().parents[1]).resolve()
+    top = _git(root, "rev-parse", "--show-toplevel")
+    if not top or Path(top).resolve() != root:
+        return None
+    commit = _git(root, "rev-parse", "--short", "HEAD")
+    if not commit:
+        return None
+    dirty = _git(root, "status", "--porcelain", "--untracked-files=no")
+    return commit + ("+dirty" if dirty else "")
+
+
+def code_version() -> str:
+    """``commit <hash>[+dirty]`` in a source checkout, else ``rome-harness <installed version>``."""
+    commit = source_commit()
+    if commit:
+        return f"commit {commit}"
+    try:
+        return f"rome-harness {metadata.version('rome-harness')}"
+    except metadata.PackageNotFoundError:
+        return "rome-harness (version unknown)"
+
+
 @functools.lru_cache(maxsize=1)
 def provenance() -> str:
-    """``commit <hash>[+dirty], <UTC time>``: which code produced a table, and when."""
-    try:
-        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO_ROOT, capture_output=True,
-                                text=True, timeout=10).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=REPO_ROOT,
-                               capture_output=True, text=True, timeout=10).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        commit, dirty = "", ""
+    """``<code version>, <UTC time>``: which code produced a table (:func:`code_version`), and when."""
     stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    return f"commit {commit or 'unknown'}{'+dirty' if dirty else ''}, {stamp}"
+    return f"{code_version()}, {stamp}"
 
 
 def _md_cell(text: str) -> str:

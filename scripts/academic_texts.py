@@ -1,13 +1,13 @@
 """Sentences of academic prose from the seed papers, as a JSONL corpus for a held-out validity check.
 
-    python scripts/academic_texts.py --out academic.jsonl
+    python scripts/academic_texts.py --out academic.jsonl [--shared ../shared]
     rome validity --draw passive_form --data academic.jsonl --seed 2027 --out CARD.todo.jsonl
 
 The three shipped corpora (dialogue, news, WebNLG) are where the perturbations' constraints were
 checked and their failures read; a card drawn on text of another genre, judged once after the rules
-were frozen, is the independent figure. The seed papers (``../shared/seeds``) are English academic
-prose no constraint was written from in that round. Each sentence is both ``reference`` and
-``original`` (only the original is perturbed for a card). Filters, fixed before any draw: the review
+were frozen, is the independent figure. The seed papers (``../shared/seeds`` beside the checkout; they
+are not shipped) are English academic prose no constraint was written from in that round. Each
+sentence is both ``reference`` and ``original`` (only the original is perturbed for a card). Filters, fixed before any draw: the review
 copies' three-digit line numbers removed, 8-35 words, ending with a period, at least 85 % alphabetic
 words, no formulas, links, brackets or percentages.
 """
@@ -19,11 +19,11 @@ import json
 import re
 from pathlib import Path
 
-from rome.core.paths import shared_path
-
 MIN_WORDS, MAX_WORDS = 8, 35
 ALPHABETIC_SHARE = 0.85
 EXCLUDED = ("=", "http", "[", "{", "|", "\\", "@", "%")
+#: the project's development material (the seed papers are not part of the package): beside the checkout
+DEFAULT_SHARED = Path(__file__).resolve().parents[2] / "shared"
 
 
 def sentences(text: str) -> list[str]:
@@ -46,9 +46,14 @@ def sentences(text: str) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--shared", type=Path, default=DEFAULT_SHARED,
+                        help="the folder holding seeds/ (default: ../shared beside the checkout)")
     args = parser.parse_args(argv)
+    seeds = args.shared / "seeds"
+    if not seeds.is_dir():
+        parser.error(f"{seeds}: no such folder (the seed papers are development material, not shipped)")
     seen: dict[str, None] = {}
-    for path in sorted(shared_path("seeds").glob("*.txt")):
+    for path in sorted(seeds.glob("*.txt")):
         for sentence in sentences(path.read_text(encoding="utf-8")):
             seen.setdefault(sentence)
     with args.out.open("w", encoding="utf-8") as handle:

@@ -1,9 +1,11 @@
 """Coverage of perturbation kinds on a list of texts: share of texts changed and distinct edits.
 
     python scripts/perturbation_coverage.py --texts news --kinds textfooler adjective passive --n 200
+    python scripts/perturbation_coverage.py --texts dialogue --n 500
     python scripts/perturbation_coverage.py --texts cola --n 300 --show 40   # print variants (development)
 
-``--texts news``: DEMETR's MT outputs (``mt_sent`` of one file, never ``pert_sent``), for coverage only;
+``--texts news``: DEMETR's MT outputs (``mt_sent`` of one shipped file, never ``pert_sent``), for coverage
+only; ``dialogue`` or ``webnlg``: the distinct originals of that shipped corpus (its pairs of seed 2026);
 ``cola``: CoLA's acceptable in-domain training sentences (development text); or a file, one text a line.
 Texts are drawn with ``random.Random(seed)``; each text gets ``text_rng(seed, index)``.
 """
@@ -13,23 +15,28 @@ from __future__ import annotations
 import argparse
 import csv
 import json
-import os
 import random
 from collections import Counter
 from pathlib import Path
 
 from perturbations.base import text_rng
 from perturbations.registry import build_perturbation
+from rome.core.paths import data_path
 
-SHARED = Path(os.environ.get("ROME_SHARED", Path(__file__).resolve().parents[2] / "shared"))
+#: the seed of the corpus pairs whose originals ``--texts dialogue|webnlg`` reads
+CORPUS_SEED = 2026
 
 
 def load(name: str) -> list[str]:
     if name == "news":
-        rows = json.loads((SHARED / "data/demetr/critical_id9_ne_replaced.json").read_text())
+        rows = json.loads(data_path("demetr", "critical_id9_ne_replaced.json").read_text(encoding="utf-8"))
         return sorted({r["mt_sent"] for r in rows})
+    if name in ("dialogue", "webnlg"):
+        from rome.data.corpora import corpus
+
+        return sorted({pair.original.strip() for pair in corpus(name).pairs(CORPUS_SEED)})
     if name == "cola":
-        with open(SHARED / "data/cola/in_domain_train.tsv", encoding="utf-8") as handle:
+        with data_path("cola", "in_domain_train.tsv").open(encoding="utf-8") as handle:
             return sorted({r[3] for r in csv.reader(handle, delimiter="\t", quoting=csv.QUOTE_NONE) if r[1] == "1"})
     return [line.strip() for line in Path(name).read_text(encoding="utf-8").splitlines() if line.strip()]
 

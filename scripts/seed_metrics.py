@@ -20,14 +20,14 @@ import time
 import numpy as np
 from scipy.stats import pearsonr, spearmanr
 
-from rome.core.paths import shared_path
+from rome.core.paths import data_path
 from rome.core.registry import build_metric
 
 DATASETS = ("bagel", "sfhotel", "sfrest")
 
 
 def load(name: str) -> list[dict]:
-    return [json.loads(line) for line in shared_path("data", "novikova2017", f"{name}.jsonl").open()]
+    return [json.loads(line) for line in data_path("novikova2017", f"{name}.jsonl").open()]
 
 
 def cpu_seconds() -> float:
@@ -71,7 +71,7 @@ def gruen() -> None:
 
 
 def agreement() -> None:
-    with shared_path("data", "novikova2017", "emnlp_data_medians.csv").open(newline="") as handle:
+    with data_path("novikova2017", "emnlp_data_medians.csv").open(newline="") as handle:
         rows = list(csv.DictReader(handle))
     items = [i for name in DATASETS for i in load(name)]
     hyps, refs = [i["hypothesis"] for i in items], [i["references"] for i in items]

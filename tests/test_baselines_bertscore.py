@@ -11,7 +11,7 @@ import pytest
 from baselines.bertscore import BERTScore
 from rome.core.encoder import Encoder, embedded_model_path, get_encoder
 from rome.core.errors import InputError
-from rome.core.paths import shared_path
+from rome.core.paths import data_path
 from rome.core.registry import build_metric
 
 #: measured max difference on 200 BAGEL pairs is 2.4e-7 (float32 matching, different batching); a
@@ -29,7 +29,7 @@ NON_ASCII = (["Café naïve — 東京 est fermé.", "Ünïcödé hotel près de
 
 @pytest.fixture(scope="module")
 def pairs() -> tuple[list[str], list[list[str]]]:
-    lines = shared_path("data", "novikova2017", "bagel.jsonl").read_text().splitlines()
+    lines = data_path("novikova2017", "bagel.jsonl").read_text().splitlines()
     items = [json.loads(line) for line in lines[:30]]
     hyps = [it["hypothesis"] for it in items] + NON_ASCII[0]
     refs = [it["references"] for it in items] + NON_ASCII[1]

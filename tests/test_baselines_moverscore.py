@@ -18,7 +18,7 @@ from require_extras import missing
 
 from baselines.moverscore import MoverScore, english_stop_words
 from rome.core.errors import InputError
-from rome.core.paths import shared_path
+from rome.core.paths import data_path
 from rome.core.registry import build_metric
 
 # find_spec, not importorskip: importing moverscore_v2 unpatched goes to the hub
@@ -51,7 +51,7 @@ def package_scores(mv, hyps, refs, stop_words=(), uniform=False, idf_hyps=None) 
 
 @pytest.fixture(scope="module")
 def pairs() -> tuple[list[str], list[list[str]]]:
-    lines = shared_path("data", "novikova2017", "bagel.jsonl").read_text().splitlines()
+    lines = data_path("novikova2017", "bagel.jsonl").read_text().splitlines()
     items = [json.loads(line) for line in lines[:30]]
     hyps = [it["hypothesis"] for it in items] + ["Café naïve près de 東京 .", "le café est fermé"]
     refs = [it["references"] for it in items] + [["Le café de 東京 est fermé ."], ["Café fermé à Paris ."]]

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from baselines.novikova import CocoBLEU, CocoCIDEr, CocoROUGEL, coco_tokens
-from rome.core.paths import shared_path
+from rome.core.paths import data_path
 from rome.core.registry import build_metric, expand_metric_names
 
 TOLERANCE = 1e-4  # the CSV prints 9 significant digits; the toolkit's own rounding is far below this
@@ -24,11 +24,11 @@ TOLERANCE = 1e-4  # the CSV prints 9 significant digits; the toolkit's own round
 
 @pytest.fixture(scope="module")
 def released():
-    with shared_path("data", "novikova2017", "emnlp_data_medians.csv").open(newline="") as handle:
+    with data_path("novikova2017", "emnlp_data_medians.csv").open(newline="") as handle:
         rows = list(csv.DictReader(handle))
     items = []
     for name in ("bagel", "sfhotel", "sfrest"):
-        items += [json.loads(line) for line in shared_path("data", "novikova2017", f"{name}.jsonl").open()]
+        items += [json.loads(line) for line in data_path("novikova2017", f"{name}.jsonl").open()]
     assert [coco_tokens(r["sys_ref"]) for r in rows[:3]] == [coco_tokens(i["hypothesis"]) for i in items[:3]]
     return rows, [i["hypothesis"] for i in items], [i["references"] for i in items]
 

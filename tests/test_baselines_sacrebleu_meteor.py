@@ -6,13 +6,13 @@ import json
 
 import pytest
 
-from rome.core.paths import shared_path
+from rome.core.paths import data_path
 from rome.core.registry import build_metric
 
 
 @pytest.fixture(scope="module")
 def pairs():
-    lines = shared_path("data", "novikova2017", "sfhotel.jsonl").read_text().splitlines()[:60]
+    lines = data_path("novikova2017", "sfhotel.jsonl").read_text().splitlines()[:60]
     items = [json.loads(line) for line in lines]
     return [it["hypothesis"] for it in items], [it["references"] for it in items]
 

@@ -235,9 +235,9 @@ def test_ray_actors_give_the_rows_of_this_process():
     """Same scores from a local Ray instance started here; the model metrics agree to float noise
     (an actor runs torch on one thread, this process on two)."""
     ray = import_or_missing("ray", "the ray engine test needs ray (pip install 'ray==2.60.0')")
-    from rome.core.paths import shared_path
+    from rome.core.paths import data_path
 
-    lines = shared_path("data", "novikova2017", "bagel.jsonl").read_text().splitlines()[:16]
+    lines = data_path("novikova2017", "bagel.jsonl").read_text().splitlines()[:16]
     pairs = [(row["hypothesis"], row["references"]) for row in map(json.loads, lines)]
     names = ["bleu", "meteor", "bertscore", "moverscore", "rome"]
     corpus = Corpus.of("16 BAGEL outputs", pairs)

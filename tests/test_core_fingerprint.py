@@ -285,7 +285,7 @@ def rome_copy(tmp_path, monkeypatch):
 
     copy = tmp_path / "rome"
     shutil.copytree(Path(rome.__file__).parent, copy, ignore=shutil.ignore_patterns("__pycache__", "weights", "*.json",
-                                                                                      "*.safetensors"))
+                                                                                      "*.safetensors", "datasets"))
     monkeypatch.setitem(fingerprint._root_memo, "rome", [copy])
     return copy
 
@@ -302,7 +302,8 @@ def test_editing_a_module_a_perturbation_imports_from_another_package_changes_it
 
     passive = build_perturbation("passive")
     closure = fingerprint.module_closure(type(passive))
-    assert "rome.core.parsing" in closure and "rome.data.novikova" in closure and "rome.core.cache" not in closure
+    assert "rome.core.parsing" in closure and "rome.core.cache" not in closure
+    assert not any(name.startswith("rome.data") for name in closure)  # no perturbation reads a corpus
     assert closure["rome.core.parsing"] == (rome_copy / "core" / "parsing.py").resolve()
     before = perturbation_fingerprint(passive)
     _touch(rome_copy / "core" / "cache.py")  # not imported by the perturbation: its cards stay current
@@ -311,22 +312,22 @@ def test_editing_a_module_a_perturbation_imports_from_another_package_changes_it
     assert perturbation_fingerprint(passive) != before
 
 
-def test_editing_the_data_a_perturbation_reads_changes_its_fingerprint(tmp_path, monkeypatch):
-    """_protected.py reads the Novikova slot values: their files are part of the fingerprint by content."""
-    from perturbations.registry import build_perturbation
-    from rome.core.paths import shared_dir
-    from suites.harness.spec import perturbation_fingerprint
+def test_editing_the_data_a_module_reads_changes_its_fingerprint(tmp_path, monkeypatch):
+    """rome.data.novikova names the Novikova files it reads (``fingerprint_files``): code that imports it
+    (RoMe's scorer training) is fingerprinted with their content."""
+    import rome.data.novikova as novikova
+    import rome.training.scorer as training
+    from rome.core.paths import data_dir
 
-    shared = tmp_path / "shared"
-    (shared / "data").mkdir(parents=True)
-    shutil.copytree(shared_dir() / "data" / "novikova2017", shared / "data" / "novikova2017")
-    monkeypatch.setenv("ROME_SHARED", str(shared))
-    passive = build_perturbation("passive")
-    before = perturbation_fingerprint(passive)
-    bagel = shared / "data" / "novikova2017" / "bagel.jsonl"
+    copy = tmp_path / "datasets"
+    shutil.copytree(data_dir() / "novikova2017", copy / "novikova2017")
+    monkeypatch.setattr(novikova, "data_dir", lambda: copy)
+    assert "rome.data.novikova" in fingerprint.module_closure(training)
+    before = fingerprint.code_fingerprint(training)
+    bagel = copy / "novikova2017" / "bagel.jsonl"
     bagel.chmod(0o644)
     bagel.write_bytes(bagel.read_bytes().replace(b"riverside", b"riversidE", 1))
-    assert perturbation_fingerprint(passive) != before
+    assert fingerprint.code_fingerprint(training) != before
 
 
 def test_a_metric_code_hash_covers_the_project_modules_it_imports_transitively(rome_copy):

@@ -179,3 +179,19 @@ def test_acronym_firm_particle_and_citation_rules_on_real_parses():
         assert rules.is_citation_author(cited.tokens, *_span(cited, author)), author
     for person in ("Anna Berg", "Carl Lind", "Oslo"):  # life dates and a parenthesis without a citation
         assert not rules.is_citation_author(cited.tokens, *_span(cited, person)), person
+
+
+def test_a_person_written_in_lower_case_is_neither_replaced_nor_used():
+    """Personal names are capitalised in running text: a lower-case PERSON is the tagger's guess, often a place
+    ("the inn on castro": once kept by a list of one data set's places, now by capitalisation, on any text)."""
+    from perturbations.entity import rules
+
+    assert rules.is_lower_case_name("castro", sentence_start=False)
+    assert rules.is_lower_case_name("Martin luther king square", sentence_start=True)
+    assert not rules.is_lower_case_name("Castro", sentence_start=False)
+    assert not rules.is_lower_case_name("Obama", sentence_start=True)  # a capital at a sentence's start says nothing
+    p = EntityReplacement({"PERSON": ["Mary Jones"]}, use_checklist=False)
+    assert not p.apply("the inn on castro is cheap .", 0).variants  # spaCy: "castro" and "inn" PERSON
+    assert not p.apply("the hotel was built by john smith .", 0).variants  # a person, but nothing says so
+    assert p.apply("The hotel was built by John Smith.", 0).variants[0].text == "The hotel was built by Mary Jones."
+    assert "castro" not in EntityPool.from_corpus(["The inn on castro is in the castro area ."]).by_label.get("PERSON", ())

@@ -206,9 +206,9 @@ def test_must_skip_with_reason(passive, text, reason):
 def test_edits_rebuild_the_variant(passive):
     from perturbations.base import apply_edits
 
-    text = "Thank you . The kensington park hotel allows dogs . The dog bit the man ."
+    text = "Thank you . The Kensington Park Hotel allows dogs . The dog bit the man ."
     variant = passive.apply(text).variants[0]
-    assert variant.text == "Thank you . Dogs are allowed by the kensington park hotel . The man was bitten by the dog ."
+    assert variant.text == "Thank you . Dogs are allowed by the Kensington Park Hotel . The man was bitten by the dog ."
     assert apply_edits(text, list(variant.edits)) == variant.text
     assert variant.meta["clauses_rewritten"] == 2
 
@@ -275,8 +275,10 @@ PRONOUN_TABLE = [
     ("drop", "We serve chinese food .", None),
     ("skip", "You may reach the wharf inn at 4156737411 .", None),
     ("keep", "You may reach the wharf inn at 4156737411 .", "The wharf inn may be reached at 4156737411 by you ."),
-    ("drop", "Bar crudo serves the raw food .", "The raw food is served by bar crudo ."),  # not a pronoun: agent kept
-    # a lower-cased name of the data that the parse splits is refused
+    ("drop", "Bar Crudo serves the raw food .", "The raw food is served by Bar Crudo ."),  # not a pronoun: agent kept
+    # a lower-cased name neither the parser nor a capital marks is no known agent: refused, not guessed
+    ("drop", "Bar crudo serves the raw food .", None),
+    # a lower-cased name that the parse splits is refused (a name span; a noun parsed as a preposition)
     ("drop", "The holiday inn golden gateway hotel allows dogs .", None),
     ("drop", "You may reach the harbor court hotel c a kimpton hotel at 4158821300 .", None),
 ]

@@ -16,7 +16,8 @@ from suites.harness.strategies import shipped_references
 #: (text, seed) -> expected variant (None: skipped); more rows in perturbations/textfooler/examples.py
 TABLE = [
     ("She bought a large house near the river.", 0, "She purchased a big house near the river."),
-    # names, numbers and slot values are never touched: nothing left to swap
+    # names (the letter name X), numbers and compounds ("riverside area", "hotel drisco", "phone number")
+    # are never touched; "cheap" and "restaurant" have no synonym of a dominant sense: nothing to swap
     ("X is a cheap restaurant in the riverside area near X .", 0, None),
     ("The phone number of hotel drisco is 4153462880 .", 0, None),
     ("Shakespeare has written Macbeth .", 0, None),

@@ -37,7 +37,7 @@ def test_every_output_is_written(bagel_out):
         assert (bagel_out / name).stat().st_size > 0, name
     md = (bagel_out / "correlation.md").read_text()
     assert "Signature bleu: bleu|" in md and "Signature meteor: meteor|" in md
-    assert "../shared/data/novikova2017/bagel.jsonl" in md and "seeded sample of 40" in md
+    assert "novikova2017/bagel.jsonl (shipped" in md and "seeded sample of 40" in md
     tex = (bagel_out / "correlation.tex").read_text()
     assert tex.count(r"\toprule") == tex.count(r"\bottomrule") >= 3 and r"$\rho$" in tex
     assert "<img src='heatmap.png'" in (bagel_out / "correlation.html").read_text()

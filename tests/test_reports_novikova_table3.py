@@ -23,7 +23,7 @@ import csv
 import pytest
 
 from reports.stats import coefficient
-from rome.core.paths import shared_path
+from rome.core.paths import data_path
 
 COLUMNS = {("BAGEL", "TGEN"): ("BAGEL", "Dusek"), ("BAGEL", "LOLS"): ("BAGEL", "LOLS"),
            ("SFHOTEL", "RNNLG"): ("SFHOT", "WEN"), ("SFHOTEL", "LOLS"): ("SFHOT", "LOLS"),
@@ -55,7 +55,7 @@ NOT_STRICT_MAXIMUM = {(("SFHOTEL", "RNNLG"), "naturalness"), (("SFHOTEL", "RNNLG
 
 @pytest.fixture(scope="module")
 def groups() -> dict[tuple[str, str], list[dict[str, str]]]:
-    with shared_path("data", "novikova2017", "emnlp_data_medians.csv").open(newline="") as handle:
+    with data_path("novikova2017", "emnlp_data_medians.csv").open(newline="") as handle:
         rows = list(csv.DictReader(handle))
     return {col: [r for r in rows if (r["dataset"], r["system"]) == key] for col, key in COLUMNS.items()}
 

@@ -69,7 +69,7 @@ class AdjectiveSwap(Perturbation):
         self.parser = require_spacy_labels(parser, self.kind)
         self.top_k = max(1, int(top_k))
         self.require_both = require_both
-        self.word_constraints = [ProtectedWords(domain=False), ClearUse(), MultiWordUnits(), DescriptiveAdjectives(),
+        self.word_constraints = [ProtectedWords(), ClearUse(), MultiWordUnits(), DescriptiveAdjectives(),
                                  PlainAdjectives()]
         self.constraints = [NoWordExchange(), NotSameLemma(), PartOfSpeechInContext()]
 

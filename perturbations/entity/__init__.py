@@ -15,10 +15,8 @@ reference that still names the original entity, so the meaning differs and the s
 fluency score, which a name swap should not move), and is recorded in the variant.
 
 Without checklist only the dataset pool is used (the lexicon fall-back is lost); say so in ``meta``.
-A PERSON entity that is a place of the data ("martin luther king square") is left alone: replacing it
-with a person's name would put a person where a place belongs. A possessive keeps its "'s" (the
-entity span ends before it), and a name inside a hyphenated compound ("Jones-compliant") is not
-replaced: the compound's other part still refers to the old name.
+A possessive keeps its "'s" (the entity span ends before it), and a name inside a hyphenated
+compound ("Jones-compliant") is not replaced: the compound's other part still refers to the old name.
 
 The rules of :mod:`perturbations.entity.rules` (grammar, the parse, WordNet, lemminflect) keep the
 replacement "a different entity of a sensible type" on any English text: a span is trimmed to its name
@@ -26,7 +24,8 @@ tokens; names that take "the" (the Netherlands, the United States) are neither r
 PERSON that WordNet or a preposition of place says is a place or building, a person's name used as a
 term's modifier ("Carter constant"), a name part glued to another entity ("College of William" + "and
 Mary") and a number inside a title ("Volume 1") are left alone, and so are a PERSON written in capitals (an
-acronym or a program: "JAMES is computed on trees"), a name cut at its surname particles ("Hugo ter" +
+acronym or a program: "JAMES is computed on trees") or in lower case (on lower-cased text the tag is a guess,
+often a place: "the inn on castro", "martin luther king square"), a name cut at its surname particles ("Hugo ter" +
 "Molen"), an author of an author-date citation ("Whitfield et al. (2009)", "(Moreau and Whitfield, 2012)")
 and a proprietor's name in a firm's ("Edwin Marsh & Sons"); NORP entities are nationalities or
 groups only, plural for plural; a changed count of one makes its noun agree ("1 ton" -> "2 tons").
@@ -170,8 +169,6 @@ class EntityReplacement(Perturbation):
             start = parsed.tokens[span[0]].idx
             last = parsed.tokens[span[1] - 1]
             old = text[start : last.idx + len(last.text)]
-            if ent.label == "PERSON" and is_place_name(old):
-                continue  # "martin luther king square" is an area: a person's name there is the wrong type
             if not replaceable(parsed, ent, span, old, span[0] in starts):
                 continue
             possessive = span[1] < len(parsed.tokens) and parsed.tokens[span[1]].tag == "POS"
@@ -218,9 +215,10 @@ class EntityReplacement(Perturbation):
 
 def replaceable(parsed, ent, span: tuple[int, int], old: str, sentence_start: bool) -> bool:
     """Whether the entity may be replaced at all (see :mod:`perturbations.entity.rules`): not a name that
-    takes "the", not a place or building tagged PERSON, not an eponym, not an acronym tagged PERSON, not a
-    part of a split name (also one cut at its surname particles), not an author in an author-date citation,
-    not (part of) a firm's name, not a number inside a title, not a NORP entity that names no group."""
+    takes "the", not a place or building tagged PERSON, not an eponym, not an acronym or a lower-case name
+    tagged PERSON, not a part of a split name (also one cut at its surname particles), not an author in an
+    author-date citation, not (part of) a firm's name, not a number inside a title, not a NORP entity that
+    names no group."""
     tokens, (start, end) = parsed.tokens, span
     label = ent.label
     if label in rules.ARTICLE_LABELS and (rules.needs_article(old) or rules.preceded_by_article(tokens, start)):
@@ -228,7 +226,7 @@ def replaceable(parsed, ent, span: tuple[int, int], old: str, sentence_start: bo
     if label == "PERSON" and (rules.is_place_or_body(old) or rules.is_locative_object(tokens, start, end)
                               or rules.is_eponym(tokens, start, end)):
         return False
-    if label == "PERSON" and rules.is_acronym(old):
+    if label == "PERSON" and (rules.is_acronym(old) or rules.is_lower_case_name(old, sentence_start)):
         return False
     if label == "NORP" and not rules.is_group_name(old):
         return False
@@ -307,14 +305,6 @@ def entity_span(parsed, ent) -> tuple[int, int] | None:
     if after is not None and tokens[end - 1].whitespace == "" and after.text in ("-", "/", "–"):
         return None
     return start, end
-
-
-def is_place_name(text: str) -> bool:
-    """Whether ``text`` is a place of the data (a Novikova area, near or address value): spaCy tags the
-    lower-cased "martin luther king square" PERSON, and CheckList would put a person's name there."""
-    from perturbations.language.names import place_phrases
-
-    return tuple(text.lower().split()) in place_phrases()
 
 
 def _checklist_replacement(label: str, tokens: Sequence, seed: int) -> str | None:

@@ -261,6 +261,19 @@ def is_acronym(name: str) -> bool:
     return bool(words) and all(w.isupper() for w in words)
 
 
+def is_lower_case_name(name: str, sentence_start: bool) -> bool:
+    """Whether a name is written without the capitals of a person's name ("castro", "martin luther king square",
+    "Martin luther king square" at a sentence's start): personal names are written in title case in running
+    text (Chicago Manual of Style, ch. 8), so on lower-cased text the tagger's PERSON is a guess, often a place
+    or a venue. A one-word name at a sentence's start shows no evidence either way and is not counted."""
+    words = [w for w in name.split() if any(ch.isalpha() for ch in w)]
+    if sentence_start:
+        if len(words) < 2:
+            return False
+        words = words[1:]
+    return bool(words) and not any(ch.isupper() for w in words for ch in w)
+
+
 def _is_particle(tok) -> bool:
     return tok.text.lower() in NAME_PARTICLES and tok.pos != "NUM"  # "ten Americans" is a number
 

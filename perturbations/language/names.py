@@ -1,26 +1,29 @@
-"""Words a meaning-keeping or name-sensitive perturbation must not touch.
+"""Words a meaning-keeping or name-sensitive perturbation must not touch, from general rules only.
 
-A metric test changes one thing at a time; a swap inside a name ("Little nepal" -> "Small
-nepal"), a number ("1686 market street" -> "1686 price avenue"), or a domain word whose
-"synonym" is another thing (hotel -> motel, restaurant -> diner) changes the facts instead.
-This module marks such tokens on a spaCy parse:
+A metric test changes one thing at a time; a swap inside a name ("Little Nepal" -> "Small
+Nepal") or a number ("1686 Market Street" -> "1686 Price Avenue") changes the facts instead of
+the wording. This module marks such tokens on a spaCy parse, with rules that hold on any English
+text and read no corpus:
 
 * named entities and numeric entities (spaCy NER), tokens with digits, e-mail/URL-like tokens;
-* capitalised words that are not sentence-initial (names, also when NER misses them), and the
-  delexicalised placeholder ``X`` of BAGEL;
-* the split suffix tokens of the Novikova references ("hotel -s", "moderate -ly") and the word
-  they belong to;
-* the slot values of the Novikova meaning representations (:func:`domain_phrases`): names,
-  areas, addresses, food types, price ranges. They are read automatically from the MRs through the
-  data layer (``rome.data.novikova``), never chosen by reading the texts; on other text they simply
-  do not occur.
+* capitalised words that are not sentence-initial (names, also when NER misses them), a
+  sentence-initial proper noun, and a capital letter standing alone as a word: a letter used as a
+  name ("Plan B", "vitamin C", "X is a restaurant", which is how BAGEL writes its delexicalised names);
+* detached suffix tokens ("hotel -s", "moderate -ly", a tokenisation some corpora use) and the word
+  they belong to: neither is a word on its own;
+* modifiers that belong to a name nothing else marks (:func:`is_name_modifier`): one directly before a
+  lower-cased named entity it modifies ("the outer richmond"), an adjective directly before a numeral
+  ("the big 4 restaurant");
+* multi-word names: the parse's named entities and capitalised runs (title case, :func:`title_runs`).
+
+Lower-case names that neither the parser nor capitalisation marks ("hotel drisco", "little nepal" in
+a lower-cased corpus) are not recognised: no list of one data set's names is read, so on such text
+the perturbations rely on their other constraints (multi-word units, parts of speech, senses).
 """
 
 from __future__ import annotations
 
-import functools
 import re
-from collections.abc import Iterable
 
 from rome.core.parsing import ParsedText, Token
 
@@ -29,79 +32,14 @@ ENTITY_LABELS = frozenset({
     "PERSON", "NORP", "FAC", "ORG", "GPE", "LOC", "PRODUCT", "EVENT", "WORK_OF_ART", "LAW", "LANGUAGE",
     "DATE", "TIME", "PERCENT", "MONEY", "QUANTITY", "ORDINAL", "CARDINAL",
 })
-#: BAGEL's delexicalised name/place token
-PLACEHOLDER = "X"
+#: the entity labels that name something (not a number, a date or an amount)
+NAMING_LABELS = ENTITY_LABELS - {"DATE", "TIME", "PERCENT", "MONEY", "QUANTITY", "ORDINAL", "CARDINAL"}
 _DIGIT = re.compile(r"\d")
 _SUFFIX = re.compile(r"^-[a-z]+$")
-_SPLIT = re.compile(r"[^a-z0-9]+")
-
-
-#: slots whose values are names of things (a venue, a place, an address, a cuisine)
-NAME_SLOTS = frozenset({"name", "near", "area", "address", "addr", "food"})
-
-
-@functools.lru_cache(maxsize=2)
-def slot_value_phrases(names_only: bool = False) -> frozenset[tuple[str, ...]]:
-    """Lower-cased word tuples of the Novikova slot values (BAGEL, SFHOTEL, SFREST); ``names_only``:
-    only the values of :data:`NAME_SLOTS` ("little nepal", "big 4 restaurant", "1686 market street")."""
-    from rome.data.novikova import NOVIKOVA_DATASETS, load_rows, parse_mr
-
-    found: set[tuple[str, ...]] = set()
-    for dataset in NOVIKOVA_DATASETS:
-        for row in load_rows(dataset):
-            act = parse_mr(row["mr"])
-            for slot, value in act.slots if act else ():
-                words = tuple(w for w in _SPLIT.split(value.lower().replace("_", " ")) if w)
-                if words and value.lower() not in ("dont_care", "none", "") and (
-                        not names_only or slot in NAME_SLOTS):
-                    found.add(words)
-    return frozenset(found)
-
-
-@functools.lru_cache(maxsize=1)
-def place_phrases() -> frozenset[tuple[str, ...]]:
-    """Lower-cased word tuples of the places of the data: area, near and address values."""
-    from rome.data.novikova import NOVIKOVA_DATASETS, load_rows, parse_mr
-
-    found = set()
-    for dataset in NOVIKOVA_DATASETS:
-        for row in load_rows(dataset):
-            act = parse_mr(row["mr"])
-            for slot, value in act.slots if act else ():
-                if slot in ("area", "near", "address", "addr") and value.lower() not in ("dont_care", "none", "x", ""):
-                    found.add(tuple(w for w in _SPLIT.split(value.lower().replace("_", " ")) if w))
-    return frozenset(found)
-
-
-def domain_phrases() -> frozenset[tuple[str, ...]]:
-    """Every slot value of the data's meaning representations (read from the MRs, not chosen by hand):
-    the facts a reference must state, which a meaning-keeping swap leaves alone."""
-    return slot_value_phrases()
-
-
-def _phrase_ranges(words: list[str], phrases: Iterable[tuple[str, ...]]) -> list[tuple[int, int]]:
-    """``[start, end)`` word ranges where a phrase occurs (case-insensitive, whole words)."""
-    by_first: dict[str, list[tuple[str, ...]]] = {}
-    for phrase in phrases:
-        by_first.setdefault(phrase[0], []).append(phrase)
-    lowered = [w.lower() for w in words]
-    return [(i, i + len(phrase)) for i, word in enumerate(lowered) for phrase in by_first.get(word, ())
-            if tuple(lowered[i : i + len(phrase)]) == phrase]
-
-
-def _phrase_hits(words: list[str], phrases: Iterable[tuple[str, ...]]) -> set[int]:
-    """Indices of ``words`` covered by any phrase."""
-    return {i for start, end in _phrase_ranges(words, phrases) for i in range(start, end)}
-
-
-def name_ranges(parsed: ParsedText) -> list[tuple[int, int]]:
-    """Token ranges of the multi-word names of the data (values of :data:`NAME_SLOTS`) in ``parsed``."""
-    phrases = [p for p in slot_value_phrases(names_only=True) if len(p) > 1]
-    return _phrase_ranges([t.text for t in parsed.tokens], phrases)
 
 
 def is_suffix_token(text: str) -> bool:
-    """The Novikova references' split suffixes: "-s", "-ly", "-es" (not words)."""
+    """A detached suffix token: "-s", "-ly", "-es" (not a word)."""
     return bool(_SUFFIX.match(text))
 
 
@@ -117,27 +55,54 @@ def sentence_starts(parsed: ParsedText) -> set[int]:
     return starts
 
 
+#: one-letter words that are words, not letter names (the article, the pronoun)
+LETTER_WORDS = frozenset({"A", "I"})
+
+
+def is_letter_name(text: str) -> bool:
+    """A capital letter standing alone as a word: a name or label ("Plan B", "X is a restaurant"), not the
+    article "A" or the pronoun "I" (inside a sentence a capital "A" is caught as a capitalised word)."""
+    return len(text) == 1 and text.isupper() and text not in LETTER_WORDS
+
+
 def is_name_like(tok: Token, sentence_initial: bool) -> bool:
-    """Entities, numbers, capitalised words inside a sentence, the placeholder ``X``."""
+    """Entities, numbers, capitalised words inside a sentence, a sentence-initial proper noun, a letter name."""
     if tok.ent_type in ENTITY_LABELS or _DIGIT.search(tok.text) or "@" in tok.text or "/" in tok.text:
         return True
-    if tok.text == PLACEHOLDER or (tok.text[:1].isupper() and not sentence_initial):
+    if is_letter_name(tok.text) or (tok.text[:1].isupper() and not sentence_initial):
         return True
     return sentence_initial and tok.pos == "PROPN"
 
 
-def protected_tokens(parsed: ParsedText, domain: bool = True) -> set[int]:
-    """Indices of tokens a word swap must leave alone (see the module docstring); ``domain=False``:
-    names only (name-like tokens and the values of :data:`NAME_SLOTS`), for swaps that should change
-    descriptive words such as "cheap" (a price-range value)."""
+def is_name_modifier(parsed: ParsedText, tok: Token) -> bool:
+    """A modifier that belongs to a name though neither the parser's entity nor a capital marks it:
+
+    * one directly before a lower-cased named entity that it modifies ("the outer richmond", "little italy"):
+      without capitals the parser's entity boundary is a guess, and a modifier of a name is far more often
+      part of it than a description (a capitalised text says which: "Outer Richmond", "historic Boston");
+    * an adjective directly before a numeral of the same noun phrase ("the big 4 restaurant"): English puts
+      numerals before descriptive adjectives ("four big restaurants", Quirk et al. 1985, premodifier
+      order), so an adjective in front of one is part of a name or a determiner-like word ("top 10")."""
+    tokens = parsed.tokens
+    nxt = tokens[tok.i + 1] if tok.i + 1 < len(tokens) else None
+    if nxt is None or tok.dep not in ("amod", "compound", "nmod") or tok.ent_type:
+        return False
+    if tok.pos == "ADJ" and nxt.tag == "CD" and tok.head in (nxt.i, nxt.head):
+        return True
+    entity = next((e for e in parsed.entities if e.start == nxt.i and e.label in NAMING_LABELS), None)
+    return (entity is not None and entity.start <= tok.head < entity.end
+            and not any(ch.isupper() for t in tokens[entity.start : entity.end] for ch in t.text))
+
+
+def protected_tokens(parsed: ParsedText) -> set[int]:
+    """Indices of tokens a word swap must leave alone (see the module docstring)."""
     starts = sentence_starts(parsed)
     tokens = parsed.tokens
-    out = {t.i for t in tokens if is_name_like(t, t.i in starts)}
+    out = {t.i for t in tokens if is_name_like(t, t.i in starts) or is_name_modifier(parsed, t)}
     for tok in tokens:
         if is_suffix_token(tok.text):
             out.update({tok.i, tok.i - 1} - {-1})
-    phrases = domain_phrases() if domain else slot_value_phrases(names_only=True)
-    return out | _phrase_hits([t.text for t in tokens], phrases)
+    return out
 
 
 #: lower-case words a title or a name may hold between its capitalised words ("Death on a Factory Farm",
@@ -216,11 +181,9 @@ def title_runs(parsed: ParsedText) -> list[tuple[int, int]]:
 
 def name_spans(parsed: ParsedText) -> list[tuple[int, int]]:
     """Every multi-token unit a rewrite must keep whole: named entities of the parse that name something
-    (:data:`ENTITY_LABELS` without numbers and dates), capitalised runs (:func:`title_runs`) and the
-    multi-word names of the data's meaning representations (:func:`name_ranges`)."""
-    named = ENTITY_LABELS - {"DATE", "TIME", "PERCENT", "MONEY", "QUANTITY", "ORDINAL", "CARDINAL"}
-    spans = [(e.start, e.end) for e in parsed.entities if e.label in named and e.end - e.start > 1]
-    return sorted(set(spans + title_runs(parsed) + name_ranges(parsed)))
+    (:data:`ENTITY_LABELS` without numbers and dates) and capitalised runs (:func:`title_runs`)."""
+    spans = [(e.start, e.end) for e in parsed.entities if e.label in NAMING_LABELS and e.end - e.start > 1]
+    return sorted(set(spans + title_runs(parsed)))
 
 
 def cuts_a_name(spans: list[tuple[int, int]], first: int, last: int) -> bool:

@@ -274,14 +274,15 @@ def check_agent(parsed: ParsedText, clause: Clause, spans: list[tuple[int, int]]
     head must be a pronoun (see ``pronoun_agent``), a name (a proper noun, a person / organisation / nation /
     place entity, a name of :func:`~perturbations.language.names.name_spans`) or a common noun whose most used
     WordNet sense is a person, an animal, a group of people or a natural force."""
+    from perturbations.language.names import is_letter_name
     from perturbations.language.senses import main_noun_sense, wordnet
 
     head = next((t for t in parsed.tokens[clause.subject[0] : clause.subject[1] + 1] if t.head < clause.subject[0]
                  or t.head > clause.subject[1] or t.head == t.i), parsed.tokens[clause.subject[1]])
-    if head.pos in ("PROPN", "PRON") or head.ent_type in AGENT_ENTITIES or head.text == "X":
-        return  # a pronoun's agent is decided by ``pronoun_agent``
+    if head.pos in ("PROPN", "PRON") or head.ent_type in AGENT_ENTITIES or is_letter_name(head.text):
+        return  # a pronoun's agent is decided by ``pronoun_agent``; "X" is a name
     if any(start <= head.i < end for start, end in spans):
-        return  # a lower-cased name of the data ("bar crudo serves ...")
+        return  # a multi-word name ("the Kensington Park Hotel allows dogs")
     if head.text[:1].isupper() and all(x.instance_hypernyms() for x in wordnet().synsets(head.text.lower(), "n")):
         return  # a capitalised word WordNet knows only as a name, or not at all, is a name the tagger missed ("Frances")
     sense = main_noun_sense(head.lemma.lower()) if head.pos == "NOUN" else None

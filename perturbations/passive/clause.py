@@ -12,6 +12,10 @@ from dataclasses import dataclass
 
 from rome.core.parsing import ParsedText, Token
 
+#: parts of speech a preposition never has: a "prep" dependency on one of them is a misparse, usually of a
+#: name the parse split ("reach the harbor court hotel c a kimpton hotel": "c" read as a preposition)
+NOT_PREPOSITIONS = frozenset({"NOUN", "PROPN", "PRON", "DET", "NUM", "X"})
+
 #: person and number of pronoun subjects: "1s", "3s", "pl" ("you" takes plural verb forms)
 PRONOUN_AGREEMENT = {
     "i": "1s", "me": "1s", "he": "3s", "him": "3s", "she": "3s", "her": "3s", "it": "3s",
@@ -397,6 +401,8 @@ def check_order(parsed: ParsedText, verb: Token, subj: tuple[int, int], obj: tup
         raise Skip("coordination after the object")
     if any(c.dep in ("prep", "agent") and c.text.lower() == "by" for c in after):
         raise Skip("a 'by' phrase already follows the object")
+    if any(c.dep == "prep" and c.pos in NOT_PREPOSITIONS for c in after):
+        raise Skip("a noun or name parsed as a preposition after the object (misparse)")  # "... hotel c a ..."
     return tuple(pre_verb)
 
 

@@ -11,8 +11,8 @@ careful reader accepts as the same statement, so each part is replaced, keeping 
   for verbs among the senses whose frames fit the parse), which must be the candidate's own main
   sense too; rare words are refused; inflected to the word's tag by lemminflect;
 * **constraints before the swap** (which words may change, :mod:`perturbations.constraints`):
-  ``ProtectedWords`` (named entities, numbers, capitalised names, the placeholder ``X``, split
-  suffixes, the values of the data's meaning representations), ``StopWords``, ``ContentWords``
+  ``ProtectedWords`` (named entities, numbers, capitalised names, letters used as names, detached
+  suffixes), ``StopWords``, ``ContentWords``
   (nouns, verbs, adjectives), ``ClearUse`` (a noun as a head, an adjective before its noun or as a
   predicate), ``MultiWordUnits`` (compounds, WordNet collocations, verb + particle/preposition,
   semi-auxiliaries, hyphenated words), ``DescriptiveAdjectives`` (gradable adjectives only),
@@ -100,22 +100,19 @@ class TextFoolerSwap(Perturbation):
     kind = "textfooler"
     parses = True
 
-    def __init__(self, n_words: int = 2, protect_domain: bool = True) -> None:
-        """``protect_domain``: also keep the values of the data's meaning representations (Novikova slot
-        values: names, areas, food types, price ranges), the facts a reference must state."""
+    def __init__(self, n_words: int = 2) -> None:
         if n_words < 1:
             raise ValueError("n_words must be at least 1")
         self.n_words = n_words
-        self.protect_domain = protect_domain
         self.transformation = WordSwapSenseSynonym()
-        self.word_constraints = [ProtectedWords(protect_domain), StopWords(), ContentWords(SWAPPABLE_POS),
+        self.word_constraints = [ProtectedWords(), StopWords(), ContentWords(SWAPPABLE_POS),
                                  ClearUse(), MultiWordUnits(), DescriptiveAdjectives(), FreeComplements(),
                                  PlainAdjectives(), SynonymousAdjectives()]
         self.constraints = [NoWordExchange(), NotSameLemma(), PartOfSpeechInContext()]
         self.search = RandomOrderGreedySearch(n_words)
 
     def describe(self) -> dict:
-        return {"kind": self.kind, "n_words": self.n_words, "protect_domain": self.protect_domain,
+        return {"kind": self.kind, "n_words": self.n_words,
                 "word_source": WORD_SOURCE, "search": "random order, most used synonym",
                 "sense": "dominant both ways (count >= 10, share >= 4/5)",
                 "constraints": [type(c).__name__ for c in self.word_constraints + self.constraints]}

@@ -21,6 +21,7 @@ from reports.annotate.store import SqliteStore, utc_timestamp
 from reports.validity import LABELS, load_card
 from rome.core.errors import InputError
 from rome.core.jsonl import read_jsonl, require_text
+from rome.core.paths import writable_default
 
 #: the rubric of docs/validity.md, one line per label, in the rubric's order (the first that applies wins)
 DEFINITIONS = {
@@ -289,7 +290,9 @@ def write_labelled_card(lines: list[CardLine], judgements: Mapping[str, Judgemen
 
 
 def default_card_out(todo: Path) -> Path:
-    """``<card>.todo.jsonl`` -> ``<card>.jsonl`` beside it; any other name needs an explicit ``--out``."""
+    """``<card>.todo.jsonl`` -> ``<card>.jsonl`` beside it (under ``ROME_OUT/cards/<corpus>/`` when the todo card
+    lies inside the installed package, which is never written to); any other name needs an explicit ``--out``."""
     if not todo.name.endswith(".todo.jsonl"):
         raise InputError(f"{todo}: not a <card>.todo.jsonl file; say where the labelled card goes with --out")
-    return todo.with_name(todo.name[: -len(".todo.jsonl")] + ".jsonl")
+    name = todo.name[: -len(".todo.jsonl")] + ".jsonl"
+    return writable_default(todo.with_name(name), "cards", todo.parent.name, name)

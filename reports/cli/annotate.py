@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 from rome.core.errors import InputError
+from rome.core.paths import writable_default
 
 DEFAULT_PORT = 8765
 STORE_NAME = "annotations.sqlite"
@@ -34,7 +35,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="with --validity: where the labelled card goes (default: the todo path without .todo)")
     p.add_argument("--annotator", help="your name as stored with each rating")
     p.add_argument("--store", type=Path, default=None,
-                   help=f"SQLite file for the ratings or judgements (default: {STORE_NAME} beside the input)")
+                   help=f"SQLite file for the ratings or judgements (default: {STORE_NAME} beside the input; "
+                        "under ROME_OUT when the input is a file inside the installed package)")
     p.add_argument("--host", default="127.0.0.1",
                    help="address to bind (default 127.0.0.1; anything else exposes the app to the network)")
     p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT}; 0: any free port)")
@@ -103,7 +105,7 @@ def run_serve(args: argparse.Namespace) -> int:
     annotator = _check_annotator(args.annotator)
     _check_port(args.port)
     cases = load_cases(args.cases)
-    store = AnnotationStore(args.store or args.cases.parent / STORE_NAME)
+    store = AnnotationStore(args.store or writable_default(args.cases.parent / STORE_NAME, "annotate", STORE_NAME))
     known = {c.case_id: c.text_hash for c in cases}
     stale = [r for r in store.ratings(annotator) if r.case_id in known and r.text_hash != known[r.case_id]]
     if stale:
@@ -160,7 +162,8 @@ def run_validity(args: argparse.Namespace) -> int:
     _check_port(args.port)
     lines = load_todo_card(args.validity)
     out = _card_out(args.validity, args.card_out, default_card_out)
-    store = JudgementStore(args.store or args.validity.parent / STORE_NAME)
+    store = JudgementStore(args.store or writable_default(args.validity.parent / STORE_NAME, "cards",
+                                                          args.validity.parent.name, STORE_NAME))
     known = {line.key: line.text_hash for line in lines}
     stale = [j for j in store.judgements(annotator).values() if j.line_key in known and j.text_hash != known[j.line_key]]
     if stale:

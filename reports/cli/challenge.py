@@ -22,7 +22,8 @@ from rome.core.errors import InputError, ResourceMissingError
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("challenge", help="accuracy of metrics on minimal-pair challenge sets (DEMETR, generic JSONL)")
     p.add_argument("paths", nargs="+", type=Path, metavar="PATH",
-                   help="DEMETR JSON file, generic JSONL challenge file, or a directory of them")
+                   help="DEMETR JSON file, generic JSONL challenge file, or a directory of them; 'demetr' reads the "
+                        "shipped DEMETR files, 'demetr/NAME' one of them (e.g. demetr/minor_id15_case)")
     p.add_argument("--metric", action="append", default=None,
                    help="metric name, repeatable; 'all' (default) for every metric")
     p.add_argument("--model", default=None, help="encoder for model-based metrics (default: embedded MiniLM)")

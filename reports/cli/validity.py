@@ -4,8 +4,9 @@ Prints, per corpus, suite and expectation, the share of a card's variants a care
 do what the expectation says, with a Wilson 95 % interval and n, and whether the card is current
 (judged under the code's perturbation fingerprint), STALE (the perturbation changed since: judge a
 fresh sample) or UNMEASURED (no card for that corpus). ``rome validity --draw SUITE [--data CORPUS|FILE]``
-writes an unlabelled card to judge (no metric runs); ``rome annotate --validity CARD`` judges it in
-the browser. See docs/validity.md for the rubric.
+writes an unlabelled card to judge (no metric runs) under the output folder (or ``--cards DIR``: the
+shipped cards are only read); ``rome annotate --validity CARD`` judges it in the browser. See
+docs/validity.md for the rubric.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     from reports.validity import CARD_SIZE
 
     p = sub.add_parser("validity", help="validity of each perturbation (judged cards, Wilson 95 %% CI)")
-    p.add_argument("--cards", type=Path, default=None, help="card folder (default: perturbations/cards)")
+    p.add_argument("--cards", type=Path, default=None, help="card folder (default: the cards shipped in the package)")
     p.add_argument("--draw", metavar="SUITE", default=None,
                    help="write an unlabelled card for SUITE's perturbation instead (to judge by hand)")
     p.add_argument("--data", action="append", default=None, metavar="CORPUS|FILE",
@@ -32,7 +33,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="--draw: the first N variants of each expectation (e.g. adjective synonyms and antonyms)")
     p.add_argument("--seed", type=int, default=2026, help="seed of the drawn sample (default 2026)")
     p.add_argument("--out", type=Path, default=None,
-                   help="where --draw writes (default: <cards>/<corpus>/<card>.todo.jsonl)")
+                   help="where --draw writes (default: <corpus>/<card>.todo.jsonl under --cards when given, "
+                        "else under ROME_OUT/cards or ./rome-out/cards)")
     p.add_argument("--strict", action="store_true", help="exit 1 when a card is stale or missing")
     p.set_defaults(handler=run)
 
@@ -47,6 +49,7 @@ def run(args: argparse.Namespace) -> int:
         validity_markdown,
         write_card,
     )
+    from rome.core.paths import output_dir
 
     cards = args.cards or default_cards_dir()
     if args.draw:
@@ -60,7 +63,8 @@ def run(args: argparse.Namespace) -> int:
         lines = draw_card(suite, args.n, args.seed, args.per_expectation)
         if not lines:
             raise InputError(f"suite {args.draw!r}: the perturbation changed none of the texts tried")
-        out = write_card(lines, args.out or card_path(lines[0]["card"], suite.corpus, cards).with_suffix(".todo.jsonl"))
+        drawn_to = args.cards or output_dir("cards")  # the shipped cards are read, never written
+        out = write_card(lines, args.out or card_path(lines[0]["card"], suite.corpus, drawn_to).with_suffix(".todo.jsonl"))
         print(f"wrote {len(lines)} unlabelled variants to {out}; label each line (docs/validity.md)", file=sys.stderr)
         return 0
     if args.cards is not None and not args.cards.is_dir():

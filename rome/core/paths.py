@@ -1,31 +1,40 @@
-"""Where things live: the shared data (read), the outputs (written) and, in :mod:`rome.core.cache`, the cache.
+"""Where things live: the shipped data (read), the outputs (written) and, in :mod:`rome.core.cache`, the cache.
 
-Nothing is ever written into the installed package: outputs go under the working directory
-(``./rome-out/`` or ``ROME_OUT``), the score cache under the user's cache directory.
+The data sets every command reads ship inside the package (``rome/data/datasets/``, see docs/data.md)
+and are only ever read. Nothing is written into the installed package: outputs go under the working
+directory (``./rome-out/`` or ``ROME_OUT``), the score cache under the user's cache directory, and a
+default that would land inside the package (a store beside a shipped file) goes to the output folder
+instead (:func:`writable_default`).
 """
 
 from __future__ import annotations
 
 import os
+from importlib import resources
 from pathlib import Path
 
 from rome.core.errors import ResourceMissingError
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
 #: default output folder, relative to the working directory
 OUTPUT_DIR = "rome-out"
+#: the project's top-level packages (what an install puts into site-packages)
+PACKAGES = ("rome", "perturbations", "baselines", "suites", "reports")
 
 
-def shared_dir() -> Path:
-    """``ROME_SHARED``, else ``../shared`` beside a source checkout."""
-    return Path(os.environ.get("ROME_SHARED", REPO_ROOT.parent / "shared")).expanduser()
+def data_dir() -> Path:
+    """The folder of the shipped data sets (package data of ``rome``, read-only)."""
+    root = resources.files("rome")
+    if not isinstance(root, Path):  # a zipped install: the readers need real files
+        raise ResourceMissingError("rome-harness must be installed as files, not zipped, to read its data sets")
+    return root / "data" / "datasets"
 
 
-def shared_path(*parts: str) -> Path:
-    """A file under the shared data directory, with a clear error when it is missing."""
-    path = shared_dir().joinpath(*parts)
+def data_path(*parts: str) -> Path:
+    """A shipped data file or folder (``data_path("novikova2017", "bagel.jsonl")``), with a clear error
+    when the install lacks it."""
+    path = data_dir().joinpath(*parts)
     if not path.exists():
-        raise ResourceMissingError(f"{path} not found; set ROME_SHARED to the directory holding data/ and seeds/")
+        raise ResourceMissingError(f"{path} not found: the install lacks its data sets (reinstall rome-harness)")
     return path
 
 
@@ -33,3 +42,21 @@ def output_dir(*parts: str) -> Path:
     """``$ROME_OUT/...`` (``ROME_REPORTS_OUT`` is still read), else ``./rome-out/...`` in the working directory."""
     base = os.environ.get("ROME_OUT") or os.environ.get("ROME_REPORTS_OUT") or OUTPUT_DIR
     return Path(base).expanduser().joinpath(*parts)
+
+
+def package_dirs() -> list[Path]:
+    """The folders of the project's packages where they are installed (or checked out)."""
+    root = Path(__file__).resolve().parents[2]
+    return [root / name for name in PACKAGES]
+
+
+def inside_package(path: str | Path) -> bool:
+    """Whether ``path`` lies inside one of the project's package folders (what a default must not write to)."""
+    resolved = Path(path).expanduser().resolve()
+    return any(resolved == top or top in resolved.parents for top in package_dirs())
+
+
+def writable_default(beside: Path, *under_output: str) -> Path:
+    """A default path for something written next to an input: ``beside`` itself, unless it lies inside the
+    package (a shipped card), then ``output_dir(*under_output)``."""
+    return output_dir(*under_output) if inside_package(beside) else beside

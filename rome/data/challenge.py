@@ -6,7 +6,7 @@ gets an item right when it scores ``good`` strictly above ``bad`` against the re
 
 Two formats, told apart by the fields of their records (not by the file name or suffix):
 
-* DEMETR (Karpinska et al. 2022; ``../shared/data/demetr/``): records with ``id, eng_sent,
+* DEMETR (Karpinska et al. 2022; 26 of its files ship with the package, docs/data.md): records with ``id, eng_sent,
   mt_sent, pert_sent, pert_check, severity``. ``eng_sent`` is the reference, ``mt_sent`` the
   good and ``pert_sent`` the bad hypothesis; ``pert_check: false`` items are left out. A file
   whose perturbed text *is* the reference (``base_id35_reference``, or any file where every
@@ -16,7 +16,8 @@ Two formats, told apart by the fields of their records (not by the file name or 
   ``severity``; extra fields are ignored.
 
 Either may be a JSON array or JSON lines. A path may be a directory: its ``*.json`` and
-``*.jsonl`` files are read (not recursively), anything else is listed as ignored.
+``*.jsonl`` files are read (not recursively), anything else is listed as ignored. The shipped DEMETR
+files are read by name: ``demetr`` (all 26) or ``demetr/<file>`` (:func:`shipped_challenge`).
 
 Bad input: an unreadable file, a file in neither format, a record missing a field or with a
 field of the wrong type, a duplicate id, and a category named like a summary row (``ALL``) are
@@ -38,7 +39,7 @@ from typing import Any
 from rome.core.contract import has_visible_text
 from rome.core.errors import InputError
 from rome.core.jsonl import refuse_lone_surrogates
-from rome.core.paths import shared_path
+from rome.core.paths import data_path
 
 DEMETR_FIELDS = ("id", "eng_sent", "mt_sent", "pert_sent", "pert_check", "severity")
 GENERIC_FIELDS = ("id", "reference", "good", "bad", "category")
@@ -51,6 +52,8 @@ RESERVED_CATEGORY = "ALL"
 #: the severity of the summary row ``ALL`` (every item pooled); an item's severity may not be named so
 ALL_SEVERITY = "all"
 SUFFIXES = (".json", ".jsonl")
+#: the name ``rome challenge`` reads the shipped DEMETR files by (``demetr``, ``demetr/<file>``)
+SHIPPED_DEMETR = "demetr"
 
 SKIP_PERT_CHECK = "pert_check false"
 SKIP_SAME = "good equals bad"
@@ -135,7 +138,7 @@ def category_severity(items: Iterable[ChallengeItem]) -> str:
 
 # -- files ----------------------------------------------------------------------------------
 def demetr_dir() -> Path:
-    return shared_path("data", "demetr")
+    return data_path("demetr")
 
 
 def demetr_files(directory: str | Path | None = None) -> list[Path]:
@@ -144,12 +147,31 @@ def demetr_files(directory: str | Path | None = None) -> list[Path]:
     return sorted(folder.glob("*.json"))
 
 
+def shipped_challenge(given: str | Path) -> Path | None:
+    """The shipped DEMETR files by name: ``demetr`` is their folder, ``demetr/<file>`` one of them (with or
+    without ``.json``); ``None`` for any other name. A path that exists is always read as a path first."""
+    parts = Path(given).parts
+    if not parts or parts[0] != SHIPPED_DEMETR or len(parts) > 2:
+        return None
+    if len(parts) == 1:
+        return demetr_dir()
+    name = parts[1] if parts[1].endswith(".json") else parts[1] + ".json"
+    path = demetr_dir() / name
+    if not path.is_file():
+        raise InputError(f"{given}: no such shipped DEMETR file; the shipped ones are "
+                         f"{', '.join(p.stem for p in demetr_files())}")
+    return path
+
+
 def expand_paths(paths: Iterable[str | Path]) -> tuple[list[Path], list[tuple[str, str]]]:
-    """Files to read (directories expanded to their ``.json``/``.jsonl`` files) and the ignored ones."""
+    """Files to read (directories expanded to their ``.json``/``.jsonl`` files) and the ignored ones;
+    a name of the shipped files (:func:`shipped_challenge`) that is not a path here reads those."""
     files: list[Path] = []
     ignored: list[tuple[str, str]] = []
     for given in paths:
         path = Path(given).expanduser()
+        if not path.exists():
+            path = shipped_challenge(given) or path
         if path.is_dir():
             found = sorted(p for p in path.iterdir() if p.is_file() and p.suffix.lower() in SUFFIXES
                            and not p.name.startswith("."))

@@ -12,7 +12,7 @@ import csv
 import numpy as np
 
 from rome.core.errors import InputError
-from rome.core.paths import shared_path
+from rome.core.paths import data_path
 
 COLA_SPLITS = {"train": "in_domain_train.tsv", "in_domain_dev": "in_domain_dev.tsv",
                "out_of_domain_dev": "out_of_domain_dev.tsv"}
@@ -22,7 +22,7 @@ def read_cola(split: str) -> tuple[list[str], np.ndarray]:
     """CoLA sentences and labels (1 = acceptable) of ``train``, ``in_domain_dev`` or ``out_of_domain_dev``."""
     if split not in COLA_SPLITS:
         raise InputError(f"unknown CoLA split {split!r}; choose from {', '.join(COLA_SPLITS)}")
-    path = shared_path("data", "cola", COLA_SPLITS[split])
+    path = data_path("cola", COLA_SPLITS[split])
     with open(path, encoding="utf-8", newline="") as handle:
         rows = list(csv.reader(handle, delimiter="\t", quoting=csv.QUOTE_NONE))
     return [r[3] for r in rows], np.array([int(r[1]) for r in rows], dtype=np.int64)

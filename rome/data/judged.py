@@ -4,7 +4,7 @@ Every loader returns a :class:`JudgedDataset` of :class:`JudgedItem` s (id, data
 meaning representation, hypothesis, references, human scores by criterion), so the
 correlation report never needs to know where the data came from.
 
-* BAGEL, SFHOTEL, SFREST (Novikova et al. 2017): the shared JSONL files; criteria
+* BAGEL, SFHOTEL, SFREST (Novikova et al. 2017): the shipped JSONL files (docs/data.md); criteria
   informativeness, naturalness, quality (medians of three raters, 1-6). ``sfrest-heldout`` and
   ``sfrest-train`` are the two sides of the data layer's one SFREST split: the held-out side's
   ratings are the *development* ratings (no learned part saw its texts; BAGEL and SFHOTEL are the
@@ -184,7 +184,7 @@ def _lacking_rating(obj: dict[str, Any], criterion: str) -> str:
 def load_jsonl(path: str | Path, name: str | None = None) -> JudgedDataset:
     """Items in the item format: ``id``, ``hypothesis``, ``references`` (str or list), optional
     ``dataset``, ``system``, ``mr``, and the human scores either as ``human: {criterion: x}``
-    or as top-level numeric fields (the shared Novikova files use the latter)."""
+    or as top-level numeric fields (the shipped Novikova files use the latter)."""
     path = Path(path)
     return _judged(read_jsonl(path), str(path), name or path.stem)
 
@@ -217,7 +217,7 @@ def _judged(numbered: Iterable[tuple[int, dict[str, Any]]], source: str, name: s
 
 
 def load_novikova(name: str, part: Part | None = None) -> JudgedDataset:
-    """BAGEL, SFHOTEL or SFREST from the shared data (Novikova et al. 2017), through the data layer.
+    """BAGEL, SFHOTEL or SFREST from the shipped data (Novikova et al. 2017), through the data layer.
 
     ``part`` picks one side of the SFREST split (``train`` or ``heldout``); the dataset is then
     named ``sfrest-<part>`` and its notes say what that side was used for.
@@ -226,7 +226,7 @@ def load_novikova(name: str, part: Part | None = None) -> JudgedDataset:
         raise InputError(f"unknown dataset {name!r}; choose from {', '.join(NOVIKOVA)}")
     label = name if part is None else f"{name}-{part}"
     data = _judged(enumerate(load_rows(name, part), start=1), novikova_path(name), label)
-    data.source = f"../shared/data/novikova2017/{NOVIKOVA[name]}" + ("" if part is None else f" ({part} side)")
+    data.source = f"novikova2017/{NOVIKOVA[name]} (shipped, Novikova et al. 2017)" + ("" if part is None else f" ({part} side)")
     data.criteria = NOVIKOVA_CRITERIA
     if part is not None:
         data.notes["split"] = SIDE_NOTES[part]
@@ -293,7 +293,7 @@ def load_webnlg2017(path: str | Path) -> JudgedDataset:
 def load_webnlg2020_judged(directory: str | Path | None = None) -> JudgedDataset:
     """WebNLG+ 2020's rated outputs (development ratings) with their human references.
 
-    The MR field is empty (the shared files hold no input triples), so the MR protocol refuses it.
+    The MR field is empty (the shipped files hold no input triples), so the MR protocol refuses it.
     """
     rows = load_webnlg2020(Path(directory) if directory is not None else None)
     rated = [row for row in rows if row.human]
@@ -302,7 +302,8 @@ def load_webnlg2020_judged(directory: str | Path | None = None) -> JudgedDataset
         raise InputError(f"{directory or webnlg_dir()}: no criterion is rated on every rated output")
     items = [JudgedItem(row.id, "webnlg2020", row.system, "", row.hypothesis, row.references,
                         {c: row.human[c] for c in criteria}) for row in rated]
-    data = JudgedDataset("webnlg2020", "../shared/data/webnlg2020", criteria, items)
+    data = JudgedDataset("webnlg2020", str(directory) if directory is not None else
+                         "webnlg2020 (shipped, Castro Ferreira et al. 2020)", criteria, items)
     data.notes["split"] = "development ratings: no learned part of RoMe saw these inputs or texts"
     if len(rated) < len(rows):
         data.notes["outputs without human scores (left out)"] = len(rows) - len(rated)

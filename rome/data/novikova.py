@@ -25,7 +25,7 @@ from typing import Literal
 
 from rome.core.errors import InputError
 from rome.core.jsonl import read_jsonl
-from rome.core.paths import shared_dir, shared_path
+from rome.core.paths import data_dir, data_path
 
 NOVIKOVA_DATASETS = ("bagel", "sfhotel", "sfrest")
 NOVIKOVA_CRITERIA = ("informativeness", "naturalness", "quality")
@@ -110,22 +110,22 @@ def _sfrest_groups() -> dict[str, str]:
 def _rows(dataset: str) -> tuple[dict, ...]:
     if dataset not in NOVIKOVA_DATASETS:
         raise InputError(f"unknown dataset {dataset!r}; choose from {', '.join(NOVIKOVA_DATASETS)}")
-    path = shared_path("data", "novikova2017", f"{dataset}.jsonl")
+    path = data_path("novikova2017", f"{dataset}.jsonl")
     return tuple(obj for _, obj in read_jsonl(path))
 
 
 def novikova_path(dataset: str) -> str:
-    return str(shared_path("data", "novikova2017", f"{dataset}.jsonl"))
+    return str(data_path("novikova2017", f"{dataset}.jsonl"))
 
 
 def fingerprint_files() -> list[Path]:
-    """The files this module reads: code that imports it (a perturbation reading the slot values)
-    re-keys its caches when they change (:func:`rome.core.fingerprint.code_fingerprint`)."""
-    return [shared_dir() / "data" / "novikova2017" / f"{name}.jsonl" for name in NOVIKOVA_DATASETS]
+    """The files this module reads: code that imports it (RoMe's scorer training) re-keys its caches
+    when they change (:func:`rome.core.fingerprint.code_fingerprint`)."""
+    return [data_dir() / "novikova2017" / f"{name}.jsonl" for name in NOVIKOVA_DATASETS]
 
 
 def load_rows(dataset: str, part: Part | None = None) -> list[dict]:
-    """Rows of one file (fields in ``../shared/README.md``), optionally one side of the SFREST split.
+    """Rows of one file (fields in docs/data.md), optionally one side of the SFREST split.
 
     ``part`` is only meaningful for ``sfrest``; the rows are fresh copies, safe to change.
     """

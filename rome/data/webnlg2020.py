@@ -1,6 +1,6 @@
-"""WebNLG+ 2020 (Castro Ferreira et al. 2020), English RDF-to-text: the shared human judgments.
+"""WebNLG+ 2020 (Castro Ferreira et al. 2020), English RDF-to-text: the shipped human judgments.
 
-``../shared/data/webnlg2020`` holds two JSON-lines files with the same 2,848 rows in the same order
+The shipped ``webnlg2020`` folder (docs/data.md) holds two JSON-lines files with the same 2,848 rows in the same order
 (178 DBpedia inputs x 16 systems): the system outputs with 1-4 human references each
 (``webnlg2020.en.generated.jsonl``) and each output's human scores (``webnlg2020.en.metrics.jsonl``,
 rater lists on 0-100 per criterion plus the averages ``overall_adequacy`` / ``overall_fluency``).
@@ -18,7 +18,7 @@ from pathlib import Path
 
 from rome.core.errors import InputError
 from rome.core.jsonl import read_jsonl
-from rome.core.paths import shared_path
+from rome.core.paths import data_path
 
 GENERATED = "webnlg2020.en.generated.jsonl"
 METRICS = "webnlg2020.en.metrics.jsonl"
@@ -45,7 +45,7 @@ class WebNLGRow:
 
 
 def webnlg_dir() -> Path:
-    return shared_path("data", "webnlg2020")
+    return data_path("webnlg2020")
 
 
 def _mean_score(values: object, where: str, criterion: str) -> float:

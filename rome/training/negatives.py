@@ -1,7 +1,7 @@
 """Self-supervised training pairs for RoMe's scorer (paper §3.4), built from human references.
 
 KELM (the paper's source) is not available here, so the pairs come from SFREST's human
-references (``../shared/data/novikova2017/sfrest.jsonl``, field ``references`` only, train side
+references (the shipped ``novikova2017/sfrest.jsonl``, field ``references`` only, train side
 of the data layer's split; no rating is ever read; the suites sample only the held-out side):
 
 * **positive** (label 1): two different human references written for the same meaning
