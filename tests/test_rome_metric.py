@@ -182,11 +182,10 @@ def test_networks_read_the_plain_emd_and_training_families_are_recorded():
     assert RoMe(variant="soft").trained_on_families() == []
 
 
-def test_a_grammar_classifier_on_the_encoders_layer_costs_no_second_pass_below_it():
-    """Grammar weights trained with ``--layers k < 6`` start from the shared encoder's layer 6 - k:
-    RoMe caches that layer from its own pass, so the classifier runs only its own top layers, and
-    reads what a pass of its own would give (to float noise). Untrained top layers: only the
-    plumbing is under test, not the weights."""
+def test_a_grammar_classifier_on_the_encoders_layer_reads_what_a_pass_of_its_own_gives():
+    """Grammar weights trained with ``--layers k < 6`` start from the shared encoder's layer 6 - k: inside
+    RoMe (whose encoder has the texts cached at its last layer) the classifier gives what it gives on a
+    fresh encoder (to float noise). Untrained top layers: only the plumbing is under test, not the weights."""
     from rome.core.encoder import Encoder
     from rome.metric.grammar import GrammarClassifier, top_layers_from
 
@@ -196,9 +195,6 @@ def test_a_grammar_classifier_on_the_encoders_layer_costs_no_second_pass_below_i
     grammar = GrammarClassifier(top_layers_from(encoder.model, 3), 3, encoder=encoder)
     metric = RoMe(grammar=grammar)
     metric.encoder = encoder
-    assert metric._grammar_layers() == (3,)
     shared = metric.features(hyps, refs)[:, 2]
-    assert encoder.forward_count == 4, "every text once, the grammar's layer 3 read from that pass"
     alone = GrammarClassifier(grammar.module, 3, encoder=Encoder()).prob_acceptable(hyps)
     np.testing.assert_allclose(shared, alone, atol=1e-5)
-    assert RoMe()._grammar_layers() == (), "the shipped six-layer weights start from the input embeddings"

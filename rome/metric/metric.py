@@ -44,7 +44,7 @@ from rome.core.encoder import get_encoder
 from rome.core.errors import InputError, ResourceMissingError
 from rome.core.fingerprint import file_digest
 from rome.core.parsing import get_parser
-from rome.metric.grammar import shared_layers
+from rome.metric.profiling import step
 from rome.metric.scorer import Scorer, load_scorer, weights_path
 from rome.metric.semantic import DELTA, GENERAL_IDF_PATH, IdfTable, semantic_similarity
 from rome.metric.tree_edit import THETA, ted_similarity
@@ -212,31 +212,32 @@ class RoMe(Metric):
         """(n, 3) matrix of ``F_sem, F_ted, F_g``; columns this variant does not use are NaN."""
         if self.uses_grammar:
             _ = self.grammar  # fail before the expensive steps when the classifier is missing
-        words = analyse([*references, *hypotheses], self.encoder, self.parser, self.layer, self._grammar_layers())
+        words = analyse([*references, *hypotheses], self.encoder, self.parser, self.layer)
         idf = self._idf_table()
         out = np.full((len(hypotheses), 3), np.nan)
         for row, (hyp, ref) in enumerate(zip(hypotheses, references)):
             out[row, :2] = self._pair_features(words[ref], words[hyp], idf)
         if self.uses_grammar:
             unique = list(dict.fromkeys(hypotheses))
-            probs = dict(zip(unique, np.asarray(self.grammar.prob_acceptable(unique), dtype=np.float64)))
+            with step("grammar"):
+                probs = dict(zip(unique, np.asarray(self.grammar.prob_acceptable(unique), dtype=np.float64)))
             out[:, 2] = [probs[h] for h in hypotheses]
         return out
 
-    def _grammar_layers(self) -> tuple[int, ...]:
-        """Encoder layers to cache for the grammar classifier from RoMe's own pass (:func:`shared_layers`)."""
-        return shared_layers(self.grammar, self.encoder) if self.uses_grammar else ()
-
     def _pair_features(self, ref: Words, hyp: Words, idf: IdfTable | None) -> tuple[float, float]:
         table = idf if idf is not None else IdfTable([ref.keys, hyp.keys], name="pair")
-        f_sem = semantic_similarity(ref, hyp, self.mode, self.delta, table, self.rules).f_sem
-        f_ted = ted_similarity(ref, hyp, self.theta, self.rules) if self.uses_ted else np.nan
-        return f_sem, f_ted
+        with step("semantic_emd"):
+            f_sem = semantic_similarity(ref, hyp, self.mode, self.delta, table, self.rules).f_sem
+        if not self.uses_ted:
+            return f_sem, np.nan
+        with step("ted_se"):
+            return f_sem, ted_similarity(ref, hyp, self.theta, self.rules)
 
     def _combine(self, feats: np.ndarray) -> np.ndarray:
         if self.scorer is None:
             return feats[:, 0]
-        return self.scorer(feats[:, : len(self.scorer.features)])
+        with step("scorer"):
+            return self.scorer(feats[:, : len(self.scorer.features)])
 
     def _score_pairs(self, hypotheses: list[str], references: list[str]) -> np.ndarray:
         if self.uses_grammar:
