@@ -33,9 +33,8 @@ def test_steps_outside_a_recording_are_not_timed_and_recordings_nest():
     with recording() as outer:
         with step("a"):
             pass
-        with recording() as inner:
-            with step("b"):
-                pass
+        with recording() as inner, step("b"):
+            pass
         with step("a"):
             pass
     assert set(outer) == {"a"} and set(inner) == {"b"}
