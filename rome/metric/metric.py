@@ -66,25 +66,8 @@ GRAMMAR_SETS = ("full", "paper")
 #: the damage the grammar classifier was pre-trained to call damaged (``rome.training.grammar_corruptions.DAMAGES``,
 #: restated here because the metric never imports its training code; a test keeps the two equal)
 GRAMMAR_DAMAGES = ("swap", "delete", "insert", "inflect", "move", "repeat")
-#: DEMETR's word-removal categories: words dropped, as truncation and deletion drop them
-_DEMETR_REMOVALS = ("major_id5_pp_removed", "minor_id12_conj_removed", "critical_id21_adj_adv_removed",
-                    "critical_id23_noun_removed", "critical_id24_subj_removed", "critical_id25_ne_removed")
-_DEMETR_SHUFFLES = ("critical_id20_shuffled", "base_id33_shuffle_trans")
-#: harness perturbation kinds and DEMETR categories each damage of a learned part resembles: the scorer's
-#: negative kinds (``rome.training.negatives``; its weights list the harness kinds themselves) and the
-#: grammar classifier's damages. A suite row or DEMETR category listed here is not unseen damage (the † mark).
-TRAINED_DAMAGE: dict[str, tuple[str, ...]] = {
-    "shuffle": _DEMETR_SHUFFLES,
-    "entity_swap": ("critical_id9_ne_replaced", "critical_id10_numbers_replaced"),
-    "truncation": _DEMETR_REMOVALS,
-    "repetition": ("minor_id2_repeat4",),
-    "swap": _DEMETR_SHUFFLES,
-    "move": _DEMETR_SHUFFLES,
-    "delete": _DEMETR_REMOVALS,
-    "repeat": ("repetition", "minor_id2_repeat4"),
-    "insert": ("critical_id6_addition",),
-    "inflect": ("major_id18_aspect",),
-}
+#: the scorer's kind of positive training pair (``rome.training.negatives``): every other kind it records is damage
+SCORER_POSITIVE_KIND = "paraphrase"
 
 
 @dataclass(frozen=True)
@@ -289,15 +272,17 @@ class RoMe(Metric):
         return fields
 
     def trained_on_families(self) -> list[str]:
-        """Harness perturbation kinds and DEMETR categories whose damage a learned part of this RoMe was
-        trained on (none for the untrained variants): the scorer's negatives and, when it uses F_g, the
-        grammar classifier's pre-training damage. A suite or DEMETR row of such damage is not unseen damage."""
+        """The damage a learned part of this RoMe was trained to penalise, by name (none for the untrained
+        variants): the scorer's negative kinds (``shuffle``, ``truncation``, ...) and the harness perturbation
+        kinds its weights list as theirs (``repetition``, ``entity``, ...), and, when it uses F_g, the grammar
+        classifier's pre-training damage (:data:`GRAMMAR_DAMAGES`). Which report rows such damage covers (a
+        suite, a DEMETR category) is the reports' reading (``reports.robustness``)."""
         if self.feature_set is None:
             return []
         meta = self.scorer.meta
-        kinds = [*meta.get("test_mean_score_by_kind", {}), *(GRAMMAR_DAMAGES if self.uses_grammar else ())]
-        families = [*meta.get("perturbation_families", []), *(f for k in kinds for f in TRAINED_DAMAGE.get(k, ()))]
-        return sorted(set(families))
+        negatives = [k for k in meta.get("test_mean_score_by_kind", {}) if k != SCORER_POSITIVE_KIND]
+        grammar = GRAMMAR_DAMAGES if self.uses_grammar else ()
+        return sorted({*meta.get("perturbation_families", []), *negatives, *grammar})
 
     def _grammar_fingerprint(self) -> str:
         """The classifier by the hash of its weights, without loading the committed one (warm runs)."""
