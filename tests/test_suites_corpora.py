@@ -16,7 +16,7 @@ from reports.cli import main
 from rome.core.cache import ScoreCache
 from rome.core.errors import InputError
 from rome.data.corpora import CORPORA
-from suites.harness import Corpus, Invariant, JsonlPairs, Suite
+from suites.harness import CorpusSource, Invariant, JsonlPairs, Suite
 from suites.harness.runner import SuiteRun, build_cases, coverage, open_run
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -80,7 +80,7 @@ def test_a_suite_run_on_another_corpus_writes_beside_its_own(tmp_path, monkeypat
 
 
 def test_the_same_seed_gives_the_same_cases_and_another_seed_others():
-    suite = Suite(name="s", data=Corpus("news"), n=6, seed=5, perturbation=FirstWordUpper(), metrics=["chrf"],
+    suite = Suite(name="s", data=CorpusSource("news"), n=6, seed=5, perturbation=FirstWordUpper(), metrics=["chrf"],
                   checks=[Invariant()])
     first, _ = build_cases(suite, 6)
     again, _ = build_cases(suite, 6)
@@ -105,7 +105,7 @@ def test_cases_from_a_user_file_go_stale_when_the_file_changes(tmp_path):
 
 
 def test_coverage_counts_distinct_edits_and_the_most_frequent_one():
-    suite = Suite(name="s", data=Corpus("dialogue"), n=20, perturbation=FirstWordUpper(), metrics=["chrf"],
+    suite = Suite(name="s", data=CorpusSource("dialogue"), n=20, perturbation=FirstWordUpper(), metrics=["chrf"],
                   checks=[Invariant()])
     cases, stats = build_cases(suite, 20)
     cov = coverage(cases, stats)
