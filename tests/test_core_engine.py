@@ -137,6 +137,7 @@ def commands(tmp_path_factory) -> dict[str, dict[tuple[str, str], dict[str, floa
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", ["suite", "challenge", "correlation", "bench"])
 def test_every_command_gives_each_pair_the_number_rome_score_gives(commands, command):
     want, got = commands["score"], commands[command]
@@ -146,6 +147,7 @@ def test_every_command_gives_each_pair_the_number_rome_score_gives(commands, com
             assert got[pair][name] == want[pair][name], f"{command} {name} {pair}: {got[pair][name]} != {want[pair][name]}"
 
 
+@pytest.mark.slow
 def test_the_numbers_are_real_and_the_corpus_counts(commands, tmp_path):
     scores = commands["score"]
     for ref, good, _ in ITEMS:  # the good translation above the "." control under every metric
@@ -231,6 +233,7 @@ def test_executors_by_name_and_one_chunk_size():
     assert runner.CHUNK_SIZE is CHUNK_SIZE == 1024
 
 
+@pytest.mark.slow
 def test_ray_actors_give_the_rows_of_this_process():
     """Same scores from a local Ray instance started here; the model metrics agree to float noise
     (an actor runs torch on one thread, this process on two)."""

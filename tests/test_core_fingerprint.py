@@ -163,6 +163,7 @@ def test_swapping_the_grammar_weights_changes_rome_signature(tmp_path):
     assert grammar_field(RoMe(grammar=str(copy))) != committed
 
 
+@pytest.mark.slow
 def test_a_user_grammar_classifier_signs_by_its_weights(tmp_path):
     from rome.core.errors import InputError
     from rome.metric import RoMe

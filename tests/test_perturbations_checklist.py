@@ -163,6 +163,7 @@ print(json.dumps(out))
 """
 
 
+@pytest.mark.slow
 def test_third_party_stand_ins_and_patches_end_with_their_import(tmp_path):
     """After a textattack- and a CheckList-backed perturbation ran in a fresh process: no stand-in ``flair`` in
     ``sys.modules``; ``nltk.download``, the environment, NLTK's path and corpus loaders, the warning filters
@@ -207,6 +208,7 @@ print(json.dumps(out))
 """
 
 
+@pytest.mark.slow
 def test_every_kind_works_without_textattack_and_checklist():
     import json
     import subprocess

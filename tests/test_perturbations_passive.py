@@ -224,6 +224,7 @@ def _cola_dev_acceptable() -> list[str]:
     return texts
 
 
+@pytest.mark.slow
 def test_every_rewritten_shipped_or_cola_sentence_keeps_its_content_lemmas(passive):
     """Deterministic sweep: all 4,297 shipped references and CoLA's 719 acceptable dev sentences."""
     from rome.core.parsing import get_parser

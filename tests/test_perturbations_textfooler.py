@@ -35,6 +35,7 @@ def test_table(text, seed, expected):
     assert all(s["source"] == RULE_SOURCE and s["synset"] for s in variant.meta["swaps"])
 
 
+@pytest.mark.slow
 def test_never_exchanges_or_moves_words_and_keeps_protected_ones():
     texts = [t for t in shipped_references()[:2000] if len(t.split()) > 3]  # round 2's 4/5 sense share swaps fewer
     changed = 0

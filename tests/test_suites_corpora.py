@@ -115,6 +115,7 @@ def test_coverage_counts_distinct_edits_and_the_most_frequent_one():
     assert cov["top_edit_share"] == first_words.count(top) / 20 and cov["changed_share"] == 20 / stats.texts_tried
 
 
+@pytest.mark.slow
 def test_pytest_takes_the_suite_data_and_seed(tmp_path):
     out = tmp_path / "out"
     proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(ROOT / "suites" / "repetition.py"),
