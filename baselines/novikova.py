@@ -18,12 +18,10 @@ docs/baselines.md gives their agreement with the released CSV, output by output.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numpy as np
 
 from baselines._corpus import CorpusFittedMetric
-from rome.core.contract import Metric, Reference, normalize_pairs
+from rome.core.contract import Metric
 
 #: the caption toolkit's PTBTokenizer drops these tokens
 COCO_PUNCTUATION = frozenset({"''", "'", "``", "`", "-LRB-", "-RRB-", "-LCB-", "-RCB-", ".", "?", "!",
@@ -204,7 +202,3 @@ def bleu4() -> Metric:
     """``novikova/bleu4``: the caption toolkit's sentence BLEU-4."""
     return CocoBLEU(4)
 
-
-def references_of(references: Sequence[Reference]) -> list[list[str]]:
-    """Every pair's references as a list (for scripts comparing with the released CSV)."""
-    return normalize_pairs([""] * len(references), references)[1]

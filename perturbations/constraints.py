@@ -2,14 +2,14 @@
 
 Word constraints (:class:`~perturbations.recipe.WordConstraint`) pick the tokens that may change;
 candidate constraints (:class:`~perturbations.recipe.CandidateConstraint`) refuse replacements. They
-are built from general resources (spaCy's parse and tagger, WordNet, lemminflect, NLTK's stop
-words), never from reading a corpus.
+are built from general resources (spaCy's parse and tagger, WordNet, lemminflect, English
+grammar's function words), never from reading a corpus.
 """
 
 from __future__ import annotations
 
 from perturbations.language import inflection, names
-from perturbations.language.stopwords import default_stopwords
+from perturbations.language.function_words import FUNCTION_WORDS
 from perturbations.recipe import Candidate, CandidateConstraint, WordConstraint
 from rome.core.parsing import ParsedText
 
@@ -26,13 +26,13 @@ class ProtectedWords(WordConstraint):
         return set(range(len(parsed.tokens))) - names.protected_tokens(parsed)
 
 
-class StopWords(WordConstraint):
-    """Stop words never change (TextAttack's ``StopwordModification``, NLTK's English list): function
-    words carry the sentence's structure, and their "synonyms" change it."""
+class FunctionWords(WordConstraint):
+    """Function words never change (TextAttack's ``StopwordModification``, given the closed classes of
+    :data:`~perturbations.language.function_words.FUNCTION_WORDS`): they carry the sentence's structure, and
+    their "synonyms" change it."""
 
     def allowed(self, parsed: ParsedText) -> set[int]:
-        stop = default_stopwords()
-        return {t.i for t in parsed.tokens if t.text.lower() not in stop}
+        return {t.i for t in parsed.tokens if t.text.lower() not in FUNCTION_WORDS}
 
 
 class ContentWords(WordConstraint):

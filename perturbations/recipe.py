@@ -1,7 +1,7 @@
 """The parts a perturbation recipe is made of (TextAttack's shape: transformation, constraints, search).
 
 * a **transformation** proposes :class:`Candidate` replacements for one token;
-* **word constraints** say which tokens may change at all (names, stop words, parts of fixed
+* **word constraints** say which tokens may change at all (names, function words, parts of fixed
   phrases may not), each returning the token indices it allows;
 * **candidate constraints** refuse proposed replacements (same lemma, a word already in the text,
   a part of speech the context does not give);

@@ -3,12 +3,21 @@
 Both are named dependencies but awkward offline (../shared/ENVIRONMENT.md, scripts/install_extras.sh):
 
 * textattack 0.3.11 imports ``flair`` at module level (and subclasses ``flair.data.Tokenizer``) although
-  flair is only used by its flair taggers; flair needs ``transformers<5``. We register a tiny stand-in
-  module named ``flair`` (:func:`_flair_stand_in`, not a copy of flair) before importing it. Its first
-  import also calls ``nltk.download``/``stanza.download``; we silence those calls while importing.
+  flair is only used by its flair taggers; flair needs ``transformers<5``. A tiny stand-in module named
+  ``flair`` (:func:`_flair_stand_in`, not a copy of flair) is registered while textattack imports. Its
+  first import also calls ``nltk.download``/``stanza.download`` and logging's ``dictConfig``, and builds
+  a default ``StopwordModification`` from ``nltk.corpus.stopwords``: it reads the project's function words
+  instead (:class:`_FunctionWordsCorpus`; the perturbations pass them explicitly anyway).
 * checklist's ``Perturb`` imports ``pattern.en``, which looks for WordNet, ``wordnet_ic`` and
-  ``sentiwordnet`` in NLTK's data path (``rome.core.nltk_data`` writes them) and whose first call
-  raises ``RuntimeError: generator raised StopIteration`` (PEP 479) once: we warm it up.
+  ``sentiwordnet`` on NLTK's path and reads an information-content file at import (stand-ins from
+  :func:`rome.core.nltk_data.pattern_stand_ins`), and whose first call raises ``RuntimeError: generator
+  raised StopIteration`` (PEP 479) once: we warm it up.
+
+Every such stand-in and patch lives only while the import runs (:func:`_import_scope`): afterwards
+``sys.modules`` holds no stand-in ``flair``, ``nltk.download``, logging, the environment, the warning
+filters, NLTK's path and its corpus loaders are what they were, so a user's code in the same process
+sees none of it. The packages keep what they bound while importing (textattack's references to the
+stand-in, which only its flair taggers use; pattern's own WordNet readers).
 
 Callers use :func:`textattack` / :func:`checklist_perturb`, which raise :class:`ThirdPartyMissing`
 (a :class:`~rome.core.errors.ResourceMissingError`) with an install hint, or :func:`available` to
@@ -19,16 +28,25 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import importlib.util
 import logging
 import os
 import sys
 import threading
 import types
+import warnings
+from collections.abc import Iterator
 from typing import Any
 
 from rome.core.errors import ResourceMissingError
 
 INSTALL_HINT = "install it with `bash scripts/install_extras.sh PYTHON` (see README)"
+#: the modules the flair stand-in registers (and removes again)
+FLAIR_MODULES = ("flair", "flair.data", "flair.models")
+#: NLTK's corpus loaders pattern binds at import: it gets loaders of its own, NLTK's stay untouched
+PATTERN_CORPORA = ("wordnet", "wordnet_ic", "sentiwordnet")
+#: NLTK's corpus loaders the imports read, replaced while they run
+SCOPED_CORPORA = ("stopwords", *PATTERN_CORPORA)
 _lock = threading.RLock()
 _modules: dict[str, Any] = {}
 _errors: dict[str, str] = {}
@@ -36,15 +54,6 @@ _errors: dict[str, str] = {}
 
 class ThirdPartyMissing(ResourceMissingError):
     """textattack or checklist cannot be imported here."""
-
-
-def _offline_env() -> None:
-    for key in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE", "HF_DATASETS_OFFLINE"):
-        os.environ.setdefault(key, "1")
-    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-    from rome.core import nltk_data
-
-    nltk_data.ensure()
 
 
 def _flair_stand_in() -> types.ModuleType:
@@ -73,52 +82,115 @@ def _flair_stand_in() -> types.ModuleType:
     return flair
 
 
-def _register_flair() -> None:
-    if "flair" in sys.modules:
-        return
+def _flair_importable() -> bool:
+    """Whether a real flair imports here (then textattack uses it and no stand-in is needed)."""
+    if importlib.util.find_spec("flair") is None:
+        return False
     try:
         importlib.import_module("flair")
-    except Exception:  # not installed, or broken against transformers 5
-        flair = _flair_stand_in()
-        sys.modules.update({"flair": flair, "flair.data": flair.data, "flair.models": flair.models})
+    except Exception:  # broken against transformers 5
+        for name in FLAIR_MODULES:
+            sys.modules.pop(name, None)
+        return False
+    return True
+
+
+class _FunctionWordsCorpus:
+    """``nltk.corpus.stopwords`` while textattack imports: the function words, for the default
+    ``StopwordModification`` its augmentation recipes build at import (NLTK's own list is not installed)."""
+
+    def words(self, fileids: str | None = None) -> list[str]:
+        from perturbations.language.function_words import FUNCTION_WORDS
+
+        return sorted(FUNCTION_WORDS)
+
+
+def _pattern_corpora() -> dict[str, Any]:
+    """Corpus loaders of pattern's own: the project's WordNet reader, and loaders built as NLTK builds
+    ``wordnet_ic`` and ``sentiwordnet`` (they load, from the stand-ins, while pattern imports)."""
+    from nltk.corpus.reader import SentiWordNetCorpusReader, WordNetICCorpusReader
+    from nltk.corpus.util import LazyCorpusLoader
+
+    from rome.core import nltk_data
+
+    return {"wordnet": nltk_data.wordnet(),
+            "wordnet_ic": LazyCorpusLoader("wordnet_ic", WordNetICCorpusReader, r".*\.dat"),
+            "sentiwordnet": LazyCorpusLoader("sentiwordnet", SentiWordNetCorpusReader, "SentiWordNet_3.0.0.txt",
+                                             encoding="utf-8")}
 
 
 @contextlib.contextmanager
-def _no_downloads():
-    """Turn ``nltk.download``/``stanza.download`` into no-ops (offline they only fail slowly)."""
-    import nltk
+def _import_scope(flair: bool = False, pattern: bool = False) -> Iterator[None]:
+    """What textattack's (``flair``) or checklist's (``pattern``) import needs, undone when it ends.
 
-    saved = [(nltk, "download", nltk.download)]
-    nltk.download = lambda *a, **k: False
+    Inside: the flair stand-in in ``sys.modules`` (unless a real flair imports), ``nltk.download`` and
+    ``stanza.download`` as no-ops (offline they only fail slowly), INFO logging off, and for pattern the
+    project's WordNet and the stand-ins at the front of NLTK's path, with corpus loaders of its own in
+    ``nltk.corpus`` for pattern to bind. After: all of that, the environment, the warning filters and the
+    loggers' state as they were.
+    """
+    import nltk
+    import nltk.corpus
+
+    from rome.core import nltk_data
+
+    wordnet_root = nltk_data.register()
+    saved_path, saved_env = list(nltk.data.path), dict(os.environ)
+    saved_corpora = {name: getattr(nltk.corpus, name) for name in SCOPED_CORPORA}
+    saved_calls = [(nltk, "download", nltk.download)]
     stanza = sys.modules.get("stanza")
     if stanza is not None and hasattr(stanza, "download"):
-        saved.append((stanza, "download", stanza.download))
-        stanza.download = lambda *a, **k: None
-    # textattack's import logs its post-install at INFO and calls logging.config.dictConfig, which
-    # disables every logger created before it: keep INFO quiet, then re-enable those loggers.
-    enabled = [lg for lg in logging.Logger.manager.loggerDict.values()
-               if isinstance(lg, logging.Logger) and not lg.disabled]
-    previous = logging.root.manager.disable
-    logging.disable(logging.INFO)
-    try:
-        yield
-    finally:
-        for owner, name, value in saved:
-            setattr(owner, name, value)
-        logging.disable(previous)
-        for lg in enabled:
-            lg.disabled = False
+        saved_calls.append((stanza, "download", stanza.download))
+    loggers = {lg: (lg.disabled, lg.level, list(lg.handlers)) for lg in logging.Logger.manager.loggerDict.values()
+               if isinstance(lg, logging.Logger)}
+    root = (logging.root.level, list(logging.root.handlers), logging.root.manager.disable)
+    stand_in: dict[str, types.ModuleType] = {}
+    with warnings.catch_warnings():  # the filters the imports add (spaCy's, IPython's) are dropped after
+        try:
+            nltk.download = lambda *a, **k: False
+            if stanza is not None and hasattr(stanza, "download"):
+                stanza.download = lambda *a, **k: None
+            logging.disable(logging.INFO)  # textattack logs its post-install at INFO
+            if flair and "flair" not in sys.modules and not _flair_importable():
+                module = _flair_stand_in()
+                stand_in = {"flair": module, "flair.data": module.data, "flair.models": module.models}
+                sys.modules.update(stand_in)
+            if flair:
+                nltk.corpus.stopwords = _FunctionWordsCorpus()
+            if pattern:
+                nltk.data.path[:0] = [str(wordnet_root), str(nltk_data.pattern_stand_ins())]
+                for name, loader in _pattern_corpora().items():
+                    setattr(nltk.corpus, name, loader)
+            yield
+        finally:
+            for owner, name, value in saved_calls:
+                setattr(owner, name, value)
+            for name, module in stand_in.items():
+                if sys.modules.get(name) is module:
+                    del sys.modules[name]
+            nltk.data.path[:] = saved_path
+            for name, loader in saved_corpora.items():
+                setattr(nltk.corpus, name, loader)
+            for key in set(os.environ) - set(saved_env):
+                del os.environ[key]
+            os.environ.update({k: v for k, v in saved_env.items() if os.environ.get(k) != v})
+            logging.root.setLevel(root[0])
+            logging.root.handlers[:] = root[1]
+            logging.disable(root[2])
+            # textattack's dictConfig disables every logger created before it: their state comes back
+            for lg, (disabled, level, handlers) in loggers.items():
+                lg.disabled, lg.handlers[:] = disabled, handlers
+                lg.setLevel(level)
 
 
-def _import(name: str, loader) -> Any:
+def _import(name: str, loader, **scope: bool) -> Any:
     with _lock:
         if name in _modules:
             return _modules[name]
         if name in _errors:
             raise ThirdPartyMissing(_errors[name])
         try:
-            _offline_env()
-            with _no_downloads():
+            with _import_scope(**scope):
                 module = loader()
         except ResourceMissingError:
             raise
@@ -130,7 +202,6 @@ def _import(name: str, loader) -> Any:
 
 
 def _load_textattack():
-    _register_flair()
     import textattack
     import textattack.transformations  # noqa: F401  (swaps and constraints used by the perturbations)
 
@@ -150,12 +221,12 @@ def _load_checklist():
 
 def textattack():
     """The ``textattack`` package, imported offline (≈ 8 s the first time: torch/transformers)."""
-    return _import("textattack", _load_textattack)
+    return _import("textattack", _load_textattack, flair=True)
 
 
 def checklist_perturb():
     """CheckList's ``Perturb`` class, imported offline with pattern warmed up."""
-    return _import("checklist", _load_checklist)
+    return _import("checklist", _load_checklist, pattern=True)
 
 
 def available(name: str) -> bool:

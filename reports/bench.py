@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from rome.core.encoder import Encoder, get_encoder
-from rome.core.engine import Corpus, ScoringEngine
+from rome.core.engine import FitCorpus, ScoringEngine
 from rome.core.parsing import clear_parse_caches
 from rome.core.registry import expand_metric_names
 from rome.data.novikova import load_rows
@@ -95,7 +95,7 @@ def run_bench(n: int = 1000, metrics: list[str] | None = None, model: str | None
     names = expand_metric_names(metrics or ["all"])
     engine = ScoringEngine.build(names, model)
     scored = list(zip(hyps, refs))
-    corpus = Corpus.of(f"rome bench: all {len(scored)} pairs timed", scored)
+    corpus = FitCorpus.of(f"rome bench: all {len(scored)} pairs timed", scored)
     for metric in engine.metrics.values():
         metric.score(hyps[:2], refs[:2])  # load models, parsers, WordNet
     for name in names:

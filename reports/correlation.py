@@ -31,7 +31,7 @@ from reports.stats import (
 from reports.stats import williams_matrix as williams_for
 from reports.tables import Table, fmt, provenance, write_all
 from rome.core.cache import ScoreCache
-from rome.core.engine import Corpus, ScoringEngine
+from rome.core.engine import FitCorpus, ScoringEngine
 from rome.core.errors import InputError, ResourceMissingError
 from rome.core.registry import build_metrics
 from rome.data.judged import JudgedDataset, JudgedItem, with_references
@@ -109,12 +109,12 @@ class ScoredMetrics:
 
 def score_metrics(items: list[JudgedItem], references: list[list[str]], config: CorrelationConfig,
                   cache: ScoreCache, progress: Callable[[str, int], None] | None = None,
-                  corpus: Corpus | None = None, stage: Callable[[str], None] | None = None) -> ScoredMetrics:
+                  corpus: FitCorpus | None = None, stage: Callable[[str], None] | None = None) -> ScoredMetrics:
     """Score every metric through the one engine and the disk cache; with ``config.skip_unavailable`` a
     metric whose model or weights are missing is left out and its reason kept, instead of failing the
     report. Idf-like metrics are fitted on ``corpus`` (default: these pairs); ``stage`` hears what runs."""
     pairs = [(it.hypothesis, tuple(refs)) for it, refs in zip(items, references)]
-    corpus = corpus or Corpus.of("the items scored", pairs)
+    corpus = corpus or FitCorpus.of("the items scored", pairs)
     hits, misses = cache.hits, cache.misses
     out = ScoredMetrics()
     for name in config.metrics:  # metric by metric, so the progress bars say which one is running
@@ -156,11 +156,11 @@ def correlate_groups(result: CorrelationResult) -> None:
                 result.williams[(group, criterion)] = williams_for(oriented, human, "spearman")
 
 
-def dataset_corpus(dataset: JudgedDataset, reference: str) -> Corpus:
+def dataset_corpus(dataset: JudgedDataset, reference: str) -> FitCorpus:
     """The corpus rule for this command: every item of the dataset that has the chosen reference, before
     ``--n`` samples it, so a sampled run and a full one give a pair the same score (and share the cache)."""
     items, references, _ = with_references(dataset.items, reference)
-    return Corpus.of(f"rome report correlation: all {len(items)} items of {dataset.name} with {reference} references",
+    return FitCorpus.of(f"rome report correlation: all {len(items)} items of {dataset.name} with {reference} references",
                      [(it.hypothesis, tuple(refs)) for it, refs in zip(items, references)])
 
 

@@ -286,12 +286,37 @@ def validity_cell(status: CardStatus | None) -> str:
 
 #: a published set's check named otherwise than the severity its categories start with (DEMETR: base_id33_...)
 _TIER_OF_CHECK = {"controls": "base"}
+#: DEMETR's word-removal categories: words dropped, as truncation and deletion drop them
+_DEMETR_REMOVALS = ("major_id5_pp_removed", "minor_id12_conj_removed", "critical_id21_adj_adv_removed",
+                    "critical_id23_noun_removed", "critical_id24_subj_removed", "critical_id25_ne_removed")
+_DEMETR_SHUFFLES = ("critical_id20_shuffled", "base_id33_shuffle_trans")
+#: the harness perturbation kinds and DEMETR categories each damage a metric says it was trained on resembles
+#: (``Metric.trained_on_families()``: RoMe's scorer negatives, ``rome.training.negatives``, and its grammar
+#: classifier's damages, ``rome.training.grammar_corruptions``). A row listed here is not unseen damage (†).
+RESEMBLES: dict[str, tuple[str, ...]] = {
+    "shuffle": _DEMETR_SHUFFLES,
+    "entity_swap": ("critical_id9_ne_replaced", "critical_id10_numbers_replaced"),
+    "truncation": _DEMETR_REMOVALS,
+    "repetition": ("minor_id2_repeat4",),
+    "swap": _DEMETR_SHUFFLES,
+    "move": _DEMETR_SHUFFLES,
+    "delete": _DEMETR_REMOVALS,
+    "repeat": ("repetition", "minor_id2_repeat4"),
+    "insert": ("critical_id6_addition",),
+    "inflect": ("major_id18_aspect",),
+}
+
+
+def trained_families(trained: list[str]) -> set[str]:
+    """The damage a metric was trained on (its ``trained_on_families``) with every harness kind and DEMETR
+    category that damage resembles (:data:`RESEMBLES`)."""
+    return {*trained, *(family for damage in trained for family in RESEMBLES.get(damage, ()))}
 
 
 def _trained_on(suite: SuiteOutput, check: str, metric: str, status: CardStatus | None) -> bool:
     """Whether the metric was trained on this row's damage: the suite's perturbation kind, or for a published
     minimal-pair set (DEMETR, rows by severity) any category of the row's tier (``critical_id20_shuffled``)."""
-    trained = suite.summary.get("trained_on_families", {}).get(metric, [])
+    trained = trained_families(suite.summary.get("trained_on_families", {}).get(metric, []))
     kind = (suite.summary.get("perturbation") or {}).get("kind")
     if kind:
         return status is not None and kind in trained

@@ -3,6 +3,10 @@ current code on every development source, with paired bootstrap intervals.
 
 ``python scripts/rome_protocol.py --store protocol.pkl --candidate NAME [--candidate NAME ...]``
 
+A candidate is a configuration of :data:`CONFIGS`: a change to RoMe's features adds its own entry (the
+options of the two steps it switches) for its run; once judged, the switch is either the shipped code
+(kept) or removed again (dropped), and its figures stay in docs/rome.md.
+
 Sources: (1) DEMETR's 26 shipped files, non-base accuracy (mean of categories); (2) the shipped
 dialogue suites, mean pass rate of their case checks; (3) ``sfrest-heldout`` and (4) ``webnlg2020``
 ratings, mean Spearman ρ of their criteria (human references, best over them); (5) the suites on the
@@ -58,26 +62,14 @@ def _features(mode: str = "std", semantic: dict | None = None, ted: dict | None 
     return features
 
 
-#: configuration name -> (ref Words, hyp Words, idf) -> (F_sem, F_ted), each against the shipped code
-#: (``current``, which has change 3's TED-SE rule since it was kept); ``before_change3``: TED-SE without it;
-#: ``operators``: change 1; ``function_words_emd``: change 2's rule in the EMD too (with change 3, change 2);
-#: ``closed_classes``: change 4, change 3's TED-SE rule for every closed class; ``before_change5``: the lemma rule
-#: without change 5 (kept: the verb group's tense and aspect, now ``current``);
-#: ``paper`` is rome/paper, scored by its committed network (reported beside the shipped code, never a
-#: candidate for it). Earlier runs' configuration names are those of their commits (docs/rome.md).
+#: configuration name -> (ref Words, hyp Words, idf) -> (F_sem, F_ted): ``current`` is the shipped code (with
+#: the kept changes 3 and 5); ``paper`` is rome/paper, scored by its committed network (reported beside the
+#: shipped code, never a candidate for it). The dropped candidates' switches (changes 1, 2, 4 and 6) are
+#: gone from the code; their configuration names and figures are in docs/rome.md.
 CONFIGS = {
     "current": _features(),
-    "before_change3": _features(ted={"function_words": False}),
-    "operators": _features(semantic={"operators": True}),
-    "function_words_emd": _features(semantic={"function_words": True}),
-    "closed_classes": _features(ted={"closed": True}),
-    "before_change5": _features(semantic={"verb_groups": False}, ted={"verb_groups": False}),
     "paper": _features("soft", semantic={"rules": False}, ted={"rules": False}),
-    "shared_layers": _features(),
 }
-#: configurations whose ``F_g`` comes from other grammar weights than the shipped ones, given by ``--grammar``:
-#: ``shared_layers`` is change 6, a classifier trained with ``--layers k < 6`` on the encoder's layer 6 - k
-GRAMMAR_CANDIDATES = ("shared_layers",)
 
 
 def sources(per_category: int | None = None, max_rated: int | None = None) -> dict:
@@ -125,12 +117,10 @@ def all_pairs(data: dict) -> list[tuple[str, str]]:
     return sorted(pairs)
 
 
-def compute(pairs: list[tuple[str, str]], configs: list[str], batch: int = 1024,
-            grammar: Path | None = None) -> dict[str, np.ndarray]:
+def compute(pairs: list[tuple[str, str]], configs: list[str], batch: int = 1024) -> dict[str, np.ndarray]:
     from rome.core.encoder import get_encoder
     from rome.core.parsing import get_parser
     from rome.metric import load_grammar
-    from rome.metric.grammar import GrammarClassifier
     from rome.metric.semantic import IdfTable
     from rome.metric.words import analyse
 
@@ -143,12 +133,9 @@ def compute(pairs: list[tuple[str, str]], configs: list[str], batch: int = 1024,
             out[c][i : i + batch, :2] = [CONFIGS[c](words[r], words[h], idf) for h, r in chunk]
         print(f"features {min(i + batch, len(pairs))}/{len(pairs)} ({time.time() - start:.0f} s)", flush=True)
     hyps = list(dict.fromkeys(h for h, _ in pairs))
-    weights = {c: grammar if c in GRAMMAR_CANDIDATES else None for c in configs}  # None: the shipped file
-    probs = {w: dict(zip(hyps, np.asarray((load_grammar() if w is None else GrammarClassifier.load(w, encoder))
-                                          .prob_acceptable(hyps), dtype=np.float64)))
-             for w in dict.fromkeys(weights.values())}
+    probs = dict(zip(hyps, np.asarray(load_grammar().prob_acceptable(hyps), dtype=np.float64)))
     for c in configs:
-        out[c][:, 2] = [probs[weights[c]][h] for h, _ in pairs]
+        out[c][:, 2] = [probs[h] for h, _ in pairs]
     print(f"grammar done ({time.time() - start:.0f} s)", flush=True)
     return out
 
@@ -246,14 +233,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--store", type=Path, required=True)
     parser.add_argument("--candidate", action="append", required=True, choices=[c for c in CONFIGS if c != "current"])
-    parser.add_argument("--grammar", type=Path, help="grammar weights of the shared_layers candidate (change 6)")
     parser.add_argument("--f-sem", action="store_true", help="also each configuration's F_sem alone (ablation)")
     parser.add_argument("--demetr-per-category", type=int, default=None, help="seeded sample of non-base items")
     parser.add_argument("--max-rated", type=int, default=None, help="seeded sample of each rating set's outputs")
     args = parser.parse_args(argv)
     configs = ["current", *args.candidate]
-    if any(c in GRAMMAR_CANDIDATES for c in configs) and args.grammar is None:
-        parser.error("the shared_layers candidate needs --grammar (its weights)")
     stored = pickle.loads(args.store.read_bytes()) if args.store.exists() else {}
     if "data" in stored and "corpora" not in stored["data"]:
         parser.error(f"{args.store} was built before source 5 (the corpora): give a new --store")
@@ -266,7 +250,7 @@ def main(argv: list[str] | None = None) -> int:
         stored["features"] = {}
     missing = [c for c in configs if c not in stored["features"]]
     if missing:
-        stored["features"].update(compute(stored["pairs"], missing, grammar=args.grammar))
+        stored["features"].update(compute(stored["pairs"], missing))
         args.store.write_bytes(pickle.dumps(stored))
     data, pairs = stored["data"], stored["pairs"]
     units = {}

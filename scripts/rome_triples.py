@@ -63,13 +63,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("metrics", nargs="+", help="registry names, e.g. rome bertscore moverscore")
     args = parser.parse_args(argv)
-    from rome.core.engine import Corpus, ScoringEngine
+    from rome.core.engine import FitCorpus, ScoringEngine
     from suites.harness.checks import MetricInfo
     from suites.harness.pairwise import prefers
 
     n = len(TRIPLES)
     pairs = [(t[1], t[0]) for t in TRIPLES] + [(t[2], t[0]) for t in TRIPLES]
-    corpus = Corpus.of(f"the {n} triples, kept and changed texts", pairs)  # what idf-like metrics are fitted on
+    corpus = FitCorpus.of(f"the {n} triples, kept and changed texts", pairs)  # what idf-like metrics are fitted on
     engine = ScoringEngine.build(args.metrics)  # the one engine every command runs, with no cache
     for name, metric in engine.metrics.items():
         scores = engine.score(pairs, corpus, names=[name])[name]

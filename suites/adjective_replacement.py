@@ -7,12 +7,12 @@ than have an antonym: requiring both (``require_both``) left no case on the dial
 two rows now have different numbers of cases.
 """
 
-from suites.harness import ALL, Corpus, Decrease, Invariant, Perturb, Suite
+from suites.harness import ALL, CorpusSource, Decrease, Invariant, Perturb, Suite
 
 SUITE = Suite(
     name="adjective_replacement",
     description="Adjectives of a human paraphrase replaced by a WordNet synonym and by an antonym.",
-    data=Corpus("dialogue"),  # any shipped corpus or JSONL with --data (rome suite --list-corpora)
+    data=CorpusSource("dialogue"),  # any shipped corpus or JSONL with --data (rome suite --list-corpora)
     n=200,
     seed=0,
     perturbation=Perturb("adjective"),

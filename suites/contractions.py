@@ -3,12 +3,12 @@
 Meaning and register are kept, so the score should stay.
 """
 
-from suites.harness import ALL, Corpus, Invariant, Perturb, Suite
+from suites.harness import ALL, CorpusSource, Invariant, Perturb, Suite
 
 SUITE = Suite(
     name="contractions",
     description="A human paraphrase contracted or expanded (CheckList contractions).",
-    data=Corpus("dialogue"),  # any shipped corpus or JSONL with --data (rome suite --list-corpora)
+    data=CorpusSource("dialogue"),  # any shipped corpus or JSONL with --data (rome suite --list-corpora)
     n=200,
     seed=0,
     perturbation=Perturb("contractions"),

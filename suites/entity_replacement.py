@@ -6,12 +6,12 @@ invariance test instead, declare ``Perturb("entity", {"expectation": "invariant"
 ``Invariant`` check.)
 """
 
-from suites.harness import ALL, Corpus, Decrease, Perturb, Suite
+from suites.harness import ALL, CorpusSource, Decrease, Perturb, Suite
 
 SUITE = Suite(
     name="entity_replacement",
     description="Entities of a human paraphrase replaced by other entities from the same dataset.",
-    data=Corpus("dialogue"),  # any shipped corpus or JSONL with --data (rome suite --list-corpora)
+    data=CorpusSource("dialogue"),  # any shipped corpus or JSONL with --data (rome suite --list-corpora)
     n=200,
     seed=0,
     perturbation=Perturb("entity"),

@@ -4,13 +4,13 @@ Meaning is kept, so a robust metric's score should barely move. Word-overlap met
 (BLEU) are expected to fail: the passive reorders and adds words.
 """
 
-from suites.harness import ALL, Corpus, Invariant, MinimumFunctionality, Perturb, Suite
+from suites.harness import ALL, CorpusSource, Invariant, MinimumFunctionality, Perturb, Suite
 
 SUITE = Suite(
     name="passive_form",
     description="Active -> passive voice of a human paraphrase or a system output; score against a human reference.",
     # the passive applies to few texts (no pronoun agents, no stative verbs): a corpus may give fewer than n
-    data=Corpus("dialogue"),  # any shipped corpus or JSONL with --data (rome suite --list-corpora)
+    data=CorpusSource("dialogue"),  # any shipped corpus or JSONL with --data (rome suite --list-corpora)
     n=200,
     seed=0,
     perturbation=Perturb("passive"),

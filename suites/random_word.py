@@ -4,12 +4,12 @@
 the text is degenerate, so the score must drop; a text of only ``AAA`` must score low.
 """
 
-from suites.harness import ALL, Corpus, Decrease, MinimumFunctionality, Perturb, Suite
+from suites.harness import ALL, CorpusSource, Decrease, MinimumFunctionality, Perturb, Suite
 
 SUITE = Suite(
     name="random_word",
     description="Non-stop words of a human paraphrase replaced by the generic token AAA.",
-    data=Corpus("dialogue"),  # any shipped corpus or JSONL with --data (rome suite --list-corpora)
+    data=CorpusSource("dialogue"),  # any shipped corpus or JSONL with --data (rome suite --list-corpora)
     n=200,
     seed=0,
     perturbation=Perturb("random_word"),

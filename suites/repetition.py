@@ -3,12 +3,12 @@
 Repetition damages the form without adding content, so the score should drop.
 """
 
-from suites.harness import ALL, Corpus, Decrease, MinimumFunctionality, Perturb, Suite
+from suites.harness import ALL, CorpusSource, Decrease, MinimumFunctionality, Perturb, Suite
 
 SUITE = Suite(
     name="repetition",
     description="A word or phrase of a human paraphrase repeated.",
-    data=Corpus("dialogue"),  # any shipped corpus or JSONL with --data (rome suite --list-corpora)
+    data=CorpusSource("dialogue"),  # any shipped corpus or JSONL with --data (rome suite --list-corpora)
     n=200,
     seed=0,
     perturbation=Perturb("repetition"),

@@ -3,12 +3,12 @@
 Meaning and grammar are meant to be kept, so the score should stay.
 """
 
-from suites.harness import ALL, Corpus, Invariant, Perturb, Suite
+from suites.harness import ALL, CorpusSource, Invariant, Perturb, Suite
 
 SUITE = Suite(
     name="text_transformation",
     description="Two words of a human paraphrase replaced by similar words (TextFooler).",
-    data=Corpus("dialogue"),  # any shipped corpus or JSONL with --data (rome suite --list-corpora)
+    data=CorpusSource("dialogue"),  # any shipped corpus or JSONL with --data (rome suite --list-corpora)
     n=200,
     seed=0,
     perturbation=Perturb("textfooler"),

@@ -7,12 +7,12 @@ space slips are separate suites because some metrics cannot see one kind by cons
 (chrF removes spaces before counting character n-grams). Digits are never touched.
 """
 
-from suites.harness import ALL, Corpus, Decrease, Invariant, Perturb, Suite
+from suites.harness import ALL, CorpusSource, Decrease, Invariant, Perturb, Suite
 
 SUITE = Suite(
     name="typos_in_word",
     description='One typo in a human paraphrase: two different letters inside a word swapped ("restaurant" -> "restuarant").',
-    data=Corpus("dialogue"),  # any shipped corpus or JSONL with --data (rome suite --list-corpora)
+    data=CorpusSource("dialogue"),  # any shipped corpus or JSONL with --data (rome suite --list-corpora)
     n=200,
     seed=0,
     perturbation=Perturb("typos", {"slip": "in_word"}),

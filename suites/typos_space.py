@@ -7,12 +7,12 @@ space slips are separate suites because some metrics cannot see one kind by cons
 (chrF removes spaces before counting character n-grams). Digits are never touched.
 """
 
-from suites.harness import ALL, Corpus, Decrease, Invariant, Perturb, Suite
+from suites.harness import ALL, CorpusSource, Decrease, Invariant, Perturb, Suite
 
 SUITE = Suite(
     name="typos_space",
     description='One typo in a human paraphrase: a letter swapped with the space next to it ("the hotel" -> "th ehotel").',
-    data=Corpus("dialogue"),  # any shipped corpus or JSONL with --data (rome suite --list-corpora)
+    data=CorpusSource("dialogue"),  # any shipped corpus or JSONL with --data (rome suite --list-corpora)
     n=200,
     seed=0,
     perturbation=Perturb("typos", {"slip": "space"}),

@@ -12,7 +12,7 @@ from challenge_samples import CONTROLS, GENERIC, demetr_slice, write_jsonl
 from baselines.sacrebleu_metrics import BLEU
 from reports.cli import main
 from rome.core.cache import ScoreCache
-from rome.core.engine import Corpus, ScoringEngine, order_pairs
+from rome.core.engine import FitCorpus, ScoringEngine, order_pairs
 
 FILES = (*CONTROLS, "minor_id31_full_lower", "critical_id9_ne_replaced")
 
@@ -114,7 +114,7 @@ def interrupted_on_third_call(metric):
 
 def test_an_interrupted_run_resumes_after_its_last_committed_chunk(env):
     pairs = order_pairs([(f"the cat sat on mat number {i}", "the cat sat on the mat") for i in range(50)])
-    corpus = Corpus.of("the test's pairs", pairs)
+    corpus = FitCorpus.of("the test's pairs", pairs)
     cache = ScoreCache(env / "cache.sqlite")
     with pytest.raises(KeyboardInterrupt):
         ScoringEngine({"bleu": interrupted_on_third_call(BLEU())}, cache, chunk_size=10).score(pairs, corpus)

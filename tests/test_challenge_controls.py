@@ -8,7 +8,7 @@ from challenge_samples import CONTROLS, demetr_slice
 
 from reports.challenge import build_result, item_pairs
 from rome.core.cache import ScoreCache
-from rome.core.engine import Corpus, ScoringEngine, order_pairs
+from rome.core.engine import FitCorpus, ScoringEngine, order_pairs
 from rome.core.registry import build_metrics, expand_metric_names
 from rome.data.challenge import load_challenge
 from suites.harness.checks import MetricInfo
@@ -24,7 +24,7 @@ def result(tmp_path_factory):
     items = load_challenge([folder]).items
     pairs = order_pairs(item_pairs(items))
     metrics = build_metrics(METRICS)
-    scores = ScoringEngine(metrics, ScoreCache(None)).score(pairs, Corpus.of("the control items", pairs))
+    scores = ScoringEngine(metrics, ScoreCache(None)).score(pairs, FitCorpus.of("the control items", pairs))
     return build_result(items, pairs, scores, {m: MetricInfo.of(m, x) for m, x in metrics.items()})
 
 

@@ -25,6 +25,7 @@ def write(path, lines):
     return path
 
 
+@pytest.mark.slow
 def test_scores_a_jsonl_file_and_resumes(tmp_path):
     pairs = write(
         tmp_path / "pairs.jsonl",

@@ -63,6 +63,7 @@ def test_a_damaged_cache_is_set_aside_and_rebuilt_with_a_warning(tmp_path, capsy
     assert capsys.readouterr().err == ""  # the new file is healthy
 
 
+@pytest.mark.slow
 def test_rome_suite_runs_on_a_damaged_cache(tmp_path):
     cache_dir = tmp_path / "cache"
     path = filled(cache_dir / "scores.sqlite")

@@ -42,27 +42,6 @@ def test_layers_differ_and_batching_does_not_change_vectors(encoder):
     np.testing.assert_allclose(alone, last, atol=1e-5)
 
 
-def test_a_lower_layer_asked_for_also_comes_from_the_same_pass():
-    """RoMe's grammar classifier reads a lower layer of the texts RoMe has just encoded: that read must
-    cost no forward pass, hold what a pass of its own gives, and not disturb the layer asked for."""
-    encoder = Encoder()
-    texts = ["the hotel is cheap", "it is near the park"]
-    last = encoder.encode(texts, also=(3,))
-    runs = encoder.forward_count
-    third = encoder.encode(texts, layer=3)
-    assert encoder.forward_count == runs, "the layer cached 'also' was computed again"
-    assert encoder.encode(texts)[0] is last[0]
-    own = Encoder().encode(texts, layer=3)
-    for cached, alone in zip(third, own):
-        assert cached.tokens == alone.tokens
-        np.testing.assert_allclose(cached.vectors, alone.vectors, atol=1e-5)
-    assert not np.allclose(third[0].vectors, last[0].vectors)
-    encoder.encode(["dogs bark"], layer=3)
-    before = encoder.forward_count
-    encoder.encode(["dogs bark"], also=(3,))
-    assert encoder.forward_count == before + 1, "a text cached at the other layer only is encoded once more"
-
-
 def test_offsets_map_pieces_to_characters(encoder):
     emb = encoder.encode(["Unaffordable café"])[0]
     text = "Unaffordable café"

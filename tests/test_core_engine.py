@@ -26,7 +26,7 @@ from rome.core.cache import ScoreCache
 from rome.core.encoder import get_encoder
 from rome.core.engine import (
     CHUNK_SIZE,
-    Corpus,
+    FitCorpus,
     Inline,
     Ray,
     ScoringEngine,
@@ -137,6 +137,7 @@ def commands(tmp_path_factory) -> dict[str, dict[tuple[str, str], dict[str, floa
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", ["suite", "challenge", "correlation", "bench"])
 def test_every_command_gives_each_pair_the_number_rome_score_gives(commands, command):
     want, got = commands["score"], commands[command]
@@ -146,6 +147,7 @@ def test_every_command_gives_each_pair_the_number_rome_score_gives(commands, com
             assert got[pair][name] == want[pair][name], f"{command} {name} {pair}: {got[pair][name]} != {want[pair][name]}"
 
 
+@pytest.mark.slow
 def test_the_numbers_are_real_and_the_corpus_counts(commands, tmp_path):
     scores = commands["score"]
     for ref, good, _ in ITEMS:  # the good translation above the "." control under every metric
@@ -159,8 +161,8 @@ def test_the_numbers_are_real_and_the_corpus_counts(commands, tmp_path):
     changed = [pair for pair in PAIRS if abs(other[pair]["moverscore"] - scores[pair]["moverscore"]) > 1e-6]
     assert len(changed) >= 3, "MoverScore's idf is fitted on the corpus: another corpus, other numbers"
     metric = build_metric("moverscore")
-    assert cache_signature(metric, Corpus.of("a", PAIRS)) != cache_signature(metric, Corpus.of("b", larger))
-    assert cache_signature(metric, Corpus.of("a", PAIRS)) == cache_signature(metric, Corpus.of("c", PAIRS[::-1]))
+    assert cache_signature(metric, FitCorpus.of("a", PAIRS)) != cache_signature(metric, FitCorpus.of("b", larger))
+    assert cache_signature(metric, FitCorpus.of("a", PAIRS)) == cache_signature(metric, FitCorpus.of("c", PAIRS[::-1]))
 
 
 # -- the engine itself ------------------------------------------------------------------------
@@ -190,20 +192,20 @@ def test_repeated_pairs_are_scored_once_and_streamed_in_input_order(tmp_path):
              ("the hotel is cheap", ["the hotel is cheap"]), ("a bar", ("a pub", "a bar"))]
     counting = CountingBLEU()
     engine = ScoringEngine({"bleu": counting}, ScoreCache(tmp_path / "scores.sqlite"), chunk_size=1)
-    slices = list(engine.stream(pairs, Corpus.of("four", pairs)))
+    slices = list(engine.stream(pairs, FitCorpus.of("four", pairs)))
     assert [(s, e) for s, e, _ in slices] == [(0, 1), (1, 4)]  # pairs 2 and 3 repeat 0 and 1
     assert sum(counting.scored) == 2 and engine.report.computed == {"bleu": 2}
     values = np.concatenate([v["bleu"] for _, _, v in slices])
     assert values[0] == values[2] == pytest.approx(100.0) and values[1] == values[3] == pytest.approx(100.0)
     again = ScoringEngine({"bleu": counting}, ScoreCache(tmp_path / "scores.sqlite"))
-    assert again.score(pairs, Corpus.of("four", pairs))["bleu"].tolist() == values.tolist()
+    assert again.score(pairs, FitCorpus.of("four", pairs))["bleu"].tolist() == values.tolist()
     assert sum(counting.scored) == 2 and again.report.cached == {"bleu": 2}
 
 
 def test_a_batch_dependent_metric_is_fitted_once_on_the_named_corpus():
     counting = CountingBLEU(batch_dependent=True)
     pairs = [(f"the cat sat on mat {i}", "the cat sat on the mat") for i in range(10)]
-    corpus = Corpus.of("ten pairs and one more", [*pairs, ("a dog", "the cat")])
+    corpus = FitCorpus.of("ten pairs and one more", [*pairs, ("a dog", "the cat")])
     engine = ScoringEngine({"bleu": counting}, None, chunk_size=3)
     engine.score(pairs, corpus)
     assert counting.prepared == [11] and counting.scored == [3, 3, 3, 1]  # fitted once, scored chunk by chunk
@@ -216,7 +218,7 @@ def test_a_batch_dependent_metric_is_fitted_once_on_the_named_corpus():
 def test_a_missing_reference_is_an_error_only_for_a_metric_that_needs_one():
     engine = ScoringEngine({"bleu": build_metric("bleu")})
     with pytest.raises(InputError, match="bleu needs a reference"):
-        engine.score([("a text", None)], Corpus.of("one", [("a text", None)]))
+        engine.score([("a text", None)], FitCorpus.of("one", [("a text", None)]))
     assert order_pairs([("b", ["y"]), ("a", "y"), ("b", "y"), ("a", "x")]) == [("a", "x"), ("a", "y"), ("b", ("y",))]
 
 
@@ -231,6 +233,7 @@ def test_executors_by_name_and_one_chunk_size():
     assert runner.CHUNK_SIZE is CHUNK_SIZE == 1024
 
 
+@pytest.mark.slow
 def test_ray_actors_give_the_rows_of_this_process():
     """Same scores from a local Ray instance started here; the model metrics agree to float noise
     (an actor runs torch on one thread, this process on two)."""
@@ -240,7 +243,7 @@ def test_ray_actors_give_the_rows_of_this_process():
     lines = data_path("novikova2017", "bagel.jsonl").read_text().splitlines()[:16]
     pairs = [(row["hypothesis"], row["references"]) for row in map(json.loads, lines)]
     names = ["bleu", "meteor", "bertscore", "moverscore", "rome"]
-    corpus = Corpus.of("16 BAGEL outputs", pairs)
+    corpus = FitCorpus.of("16 BAGEL outputs", pairs)
     here = ScoringEngine.build(names, chunk_size=5).score(pairs, corpus)
     try:
         ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)

@@ -16,7 +16,7 @@ import pytest
 
 from rome.core import fingerprint
 from rome.core.cache import ScoreCache
-from rome.core.engine import Corpus, ScoringEngine
+from rome.core.engine import FitCorpus, ScoringEngine
 from rome.core.registry import build_metric, register, unregister
 
 METRIC_SOURCE = '''
@@ -68,7 +68,7 @@ PAIRS = (["the hotel is cheap", "a quiet bar"], ["the hotel is inexpensive", "a 
 def _score(cache: ScoreCache) -> list[float]:
     pairs = list(zip(*PAIRS))
     engine = ScoringEngine({"constant": build_metric("constant_for_test")}, cache)
-    return engine.score(pairs, Corpus.of("two pairs", pairs))["constant"].tolist()
+    return engine.score(pairs, FitCorpus.of("two pairs", pairs))["constant"].tolist()
 
 
 def test_editing_a_metric_source_misses_the_cache(metric_folder):
@@ -163,6 +163,7 @@ def test_swapping_the_grammar_weights_changes_rome_signature(tmp_path):
     assert grammar_field(RoMe(grammar=str(copy))) != committed
 
 
+@pytest.mark.slow
 def test_a_user_grammar_classifier_signs_by_its_weights(tmp_path):
     from rome.core.errors import InputError
     from rome.metric import RoMe

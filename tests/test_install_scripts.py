@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPTS = ROOT / "scripts"
 
@@ -45,6 +47,7 @@ def test_no_pip_call_hides_its_exit_status():
     assert "scripts/check_install.py" in install and "install_extras.sh" in install
 
 
+@pytest.mark.slow
 def test_check_install_names_what_is_missing():
     ok = subprocess.run([sys.executable, str(SCRIPTS / "check_install.py")], capture_output=True, text=True,
                         timeout=300)

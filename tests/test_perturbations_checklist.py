@@ -101,12 +101,15 @@ def test_typos_skip_with_reason(text, reason):
 
 
 def test_textattack_imports_offline_with_flair_stand_in():
+    """textattack imported against the flair stand-in keeps it (its flair taggers say flair is absent), but
+    ``sys.modules`` does not: a user's ``import flair`` is not answered by it."""
     if not _thirdparty.available("textattack"):
         missing(f"textattack not importable: {_thirdparty.missing_reason('textattack')}")
     ta = _thirdparty.textattack()
     assert ta.shared.AttackedText("a b").words == ["a", "b"]
-    flair = sys.modules["flair"]
+    flair = sys.modules["textattack.shared.attacked_text"].flair
     if getattr(flair, "__rome_stand_in__", False):
+        assert not getattr(sys.modules.get("flair"), "__rome_stand_in__", False)
         with pytest.raises(_thirdparty.ThirdPartyMissing):
             flair.models.SequenceTagger.load("upos-fast")
 
@@ -123,6 +126,68 @@ def test_pattern_is_warmed_up():
     from pattern.en import conjugate
 
     assert conjugate("be", "3sg") == "is"
+
+
+SCOPE_SCRIPT = r"""
+import json, logging, os, sys, warnings
+import nltk, nltk.corpus
+from perturbations import thirdparty
+from perturbations.registry import build_perturbation
+from rome.core import nltk_data
+from rome.core.parsing import get_parser
+
+# what the perturbations load besides textattack and checklist (spaCy, its model, WordNet), loaded first
+get_parser().parse_one("John Smith visited Boston.")
+nltk_data.wordnet()
+before = {"env": dict(os.environ), "path": list(nltk.data.path), "download": nltk.download,
+          "corpora": {n: getattr(nltk.corpus, n) for n in ("stopwords", "wordnet", "wordnet_ic", "sentiwordnet")},
+          "filters": list(warnings.filters), "root": (logging.root.level, list(logging.root.handlers)),
+          "early": logging.getLogger("rome.test.early")}
+random_word = build_perturbation("random_word", use_textattack=True)
+entity = build_perturbation("entity", use_checklist=True, pool={})
+replaced = entity.apply("John Smith visited Boston yesterday.", 1).variants[0].meta["replacements"]
+out = {"available": [thirdparty.available("textattack"), thirdparty.available("checklist")],
+       "random_word": random_word.apply("The cheap hotel is near the park.", 1).variants[0].meta["backend"],
+       "entity": sorted({r["source"] for r in replaced})}
+out["flair"] = repr(sys.modules.get("flair"))
+out["download_same"] = nltk.download is before["download"]
+out["env_changed"] = sorted(k for k in set(os.environ) | set(before["env"]) if os.environ.get(k) != before["env"].get(k))
+out["path_added"] = [p for p in nltk.data.path if p not in before["path"]]
+out["path_order_kept"] = nltk.data.path[: len(before["path"])] == before["path"]
+out["corpora_same"] = {n: getattr(nltk.corpus, n) is c for n, c in before["corpora"].items()}
+out["filters_same"] = warnings.filters == before["filters"]
+out["root_same"] = (logging.root.level, list(logging.root.handlers)) == before["root"]
+out["early_logger_enabled"] = not before["early"].disabled
+out["wordnet_last"] = nltk.data.path[-1] == str(nltk_data.data_dir())
+print(json.dumps(out))
+"""
+
+
+@pytest.mark.slow
+def test_third_party_stand_ins_and_patches_end_with_their_import(tmp_path):
+    """After a textattack- and a CheckList-backed perturbation ran in a fresh process: no stand-in ``flair`` in
+    ``sys.modules``; ``nltk.download``, the environment, NLTK's path and corpus loaders, the warning filters
+    and logging as they were; pattern's stand-in files lie in the project's cache folder, never beside its
+    WordNet (whose folder NLTK's path holds after the user's own, ``rome.core.nltk_data.register``)."""
+    import json
+    import os
+    import subprocess
+
+    if not (_thirdparty.available("textattack") and _thirdparty.available("checklist")):
+        missing("textattack and checklist are needed for this test")
+    env = {**os.environ, "ROME_NLTK_DATA": str(tmp_path / "nltk_data")}
+    proc = subprocess.run([sys.executable, "-c", SCOPE_SCRIPT], capture_output=True, text=True, timeout=600, env=env)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert out["available"] == [True, True]
+    assert out["random_word"] == "textattack" and out["entity"] == ["checklist"]
+    assert out["flair"] == "None" and out["download_same"] and out["env_changed"] == []
+    assert out["path_added"] == [] and out["path_order_kept"] and out["wordnet_last"]
+    assert all(out["corpora_same"].values()), out["corpora_same"]
+    assert out["filters_same"] and out["root_same"] and out["early_logger_enabled"]
+    corpora = tmp_path / "nltk_data" / "corpora"
+    assert sorted(p.name for p in corpora.iterdir()) == ["wordnet"]
+    assert (tmp_path / "nltk_data" / "pattern-import" / "corpora" / "wordnet_ic" / "ic-brown.dat").is_file()
 
 
 MISSING_SCRIPT = r"""
@@ -143,6 +208,7 @@ print(json.dumps(out))
 """
 
 
+@pytest.mark.slow
 def test_every_kind_works_without_textattack_and_checklist():
     import json
     import subprocess

@@ -7,10 +7,8 @@ transform was first run on it (33/33 then; any output outside the accepted set f
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
 
 from perturbations.passive import PassiveVoice
-from suites.harness.strategies import seeds, shipped_sentences
 
 DEVELOPMENT = [
     # simple past / present, irregular participles, number agreement with the new subject
@@ -216,23 +214,6 @@ def test_edits_rebuild_the_variant(passive):
 CONTENT_POS = {"NOUN", "PROPN", "VERB", "ADJ", "ADV", "NUM"}
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(sentence=shipped_sentences(), seed=seeds())
-def test_passive_keeps_every_content_lemma(passive, sentence, seed):
-    from rome.core.parsing import get_parser
-
-    result = passive.apply(sentence, seed)
-    if not result.variants:
-        assert result.skipped
-        return
-    original, changed = get_parser().parse([sentence, result.variants[0].text])
-    kept = {t.lemma.lower() for t in changed.tokens} | {t.text.lower() for t in changed.tokens}
-    for tok in original.tokens:
-        if tok.pos in CONTENT_POS and tok.dep not in ("aux", "auxpass"):
-            assert tok.lemma.lower() in kept or tok.text.lower() in kept, (tok.text, result.variants[0].text)
-    assert result.variants[0].text.count(" by ") >= 1
-
-
 def _cola_dev_acceptable() -> list[str]:
     from rome.data.cola import read_cola
 
@@ -243,6 +224,7 @@ def _cola_dev_acceptable() -> list[str]:
     return texts
 
 
+@pytest.mark.slow
 def test_every_rewritten_shipped_or_cola_sentence_keeps_its_content_lemmas(passive):
     """Deterministic sweep: all 4,297 shipped references and CoLA's 719 acceptable dev sentences."""
     from rome.core.parsing import get_parser

@@ -6,6 +6,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from reports.bench import format_table, load_pairs, run_bench
 
 
@@ -23,6 +25,7 @@ def test_bench_reports_floor_and_metrics():
     assert json.loads(result.to_json())["n_unique_sentences"] == result.n_unique_sentences
 
 
+@pytest.mark.slow
 def test_bench_cli_json_and_bad_n():
     done = subprocess.run([sys.executable, "-m", "reports.cli", "bench", "--n", "10", "--metric", "bleu", "--json"],
                           capture_output=True, text=True, timeout=300)
@@ -32,6 +35,7 @@ def test_bench_cli_json_and_bad_n():
     assert bad.returncode == 2 and "--n must be at least 2" in bad.stderr
 
 
+@pytest.mark.slow
 def test_rome_is_split_by_step():
     result = run_bench(6, ["rome"])
     steps = result.rome_steps_s

@@ -93,7 +93,7 @@ def test_cards_are_validated(tmp_path):
 
 def test_a_line_judged_twice_is_refused_not_counted_twice(tmp_path):
     """Issue "ground" #8: a card appended to itself gave n = 120 and narrowed [89, 99] to [92, 99], silently."""
-    shipped = ROOT / "perturbations" / "cards" / "dialogue" / "history" / "passive-seed2026.jsonl"
+    shipped = ROOT / "perturbations" / "cards" / "dialogue" / "passive.jsonl"
     doubled = tmp_path / "passive.jsonl"
     lines = shipped.read_text(encoding="utf-8").splitlines()
     doubled.write_text("\n".join(lines + lines) + "\n", encoding="utf-8")

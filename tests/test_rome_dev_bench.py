@@ -53,15 +53,18 @@ def test_protocol_source_5_reads_only_the_valid_rows_per_corpus():
     assert protocol.check_outcomes(corpora["news"], score, lambda s, e: False) == {}
 
 
-def test_protocol_grammar_candidate_reads_its_own_weights_file():
-    """Change 6's bench path: a grammar candidate's F_g comes from the file given by --grammar. Given the
-    shipped file itself, every column equals the current configuration's; without a file it is an error."""
-    from rome.metric.grammar import DEFAULT_WEIGHTS
+def test_protocol_current_configuration_is_the_shipped_rome():
+    """The bench's ``current`` features are the shipped RoMe's (F_sem, F_ted, F_g) and ``paper``'s are rome/paper's,
+    so a candidate is judged against the code users run; a dropped candidate's name is refused."""
+    from rome.metric import RoMe
 
     protocol = load_script("rome_protocol")
-    pairs = [("The hotel is cheap.", "The hotel is inexpensive."), ("hotel the cheap is", "The hotel is cheap.")]
-    out = protocol.compute(pairs, ["current", "shared_layers"], grammar=DEFAULT_WEIGHTS)
-    np.testing.assert_allclose(out["shared_layers"], out["current"], atol=1e-6)
+    pairs = [("The hotel is cheap.", "The hotel is inexpensive."), ("hotel the cheap is", "The hotel is cheap."),
+             ("The keys are on the drawer.", "The keys are in the drawer.")]
+    hyps, refs = [h for h, _ in pairs], [r for _, r in pairs]
+    out = protocol.compute(pairs, ["current", "paper"])
+    np.testing.assert_allclose(out["current"], RoMe().features(hyps, refs), atol=1e-9)
+    np.testing.assert_allclose(out["paper"], RoMe(variant="paper").features(hyps, refs), atol=1e-9)
     assert out["current"][0, 2] > out["current"][1, 2], "the scrambled hypothesis is less acceptable"
     with pytest.raises(SystemExit):
         protocol.main(["--store", "unused.pkl", "--candidate", "shared_layers"])

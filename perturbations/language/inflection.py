@@ -40,10 +40,3 @@ def lemmas_of(word: str) -> frozenset[str]:
     return frozenset({lem.lower() for forms in getAllLemmas(word.lower()).values() for lem in forms}
                      | {word.lower()})
 
-
-@functools.lru_cache(maxsize=50_000)
-def is_known_word(word: str) -> bool:
-    """Whether lemminflect's lexicon knows ``word`` as a form of some lemma."""
-    from lemminflect import getAllLemmas
-
-    return bool(getAllLemmas(word.lower()))

@@ -140,11 +140,11 @@ def title_runs(parsed: ParsedText) -> list[tuple[int, int]]:
     Titles and multi-word names of any text ("English Without Tears", "Alan B. Miller Hall") are one
     unit: a rewrite that moves, expands or swaps a piece of one changes a name, not the wording. The
     rule is English capitalisation (title case), not a list of names, so it holds on any corpus; a run
-    opened by a sentence-initial stop word ("It's Great to Be Young", not "In Germany") needs two
+    opened by a sentence-initial function word ("It's Great to Be Young", not "In Germany") needs two
     capitalised words after it."""
-    from perturbations.language.stopwords import default_stopwords
+    from perturbations.language.function_words import FUNCTION_WORDS
 
-    starts, stop = sentence_starts(parsed), default_stopwords()
+    starts, stop = sentence_starts(parsed), FUNCTION_WORDS
     tokens = parsed.tokens
     runs: list[tuple[int, int]] = []
     i = 0

@@ -1,28 +1,15 @@
-"""Multi-word units found in a parse: phrasal verbs WordNet lists ("look_for"), and the usage of a verb.
+"""The usage of a verb in a parse, as WordNet's verb frames group it (a swap must keep the frame).
 
-A word that is part of a unit has the unit's meaning, not its own ("looking for" is seeking, not
-looking), so a swap must treat the unit as one word or leave it alone.
+Multi-word units (a word whose meaning is the unit's: "looking for" is seeking, not looking) are
+:class:`perturbations.constraints.MultiWordUnits`.
 """
 
 from __future__ import annotations
 
-from perturbations.language import senses
-from rome.core.parsing import ParsedText, Token
+from rome.core.parsing import Token
 
 #: dependents that give a verb an object (WordNet frames "Somebody ----s something")
 _OBJECT_DEPS = frozenset({"dobj", "nsubjpass", "dative", "attr", "oprd"})
-
-
-def phrasal_verb(parsed: ParsedText, i: int) -> str | None:
-    """``look_for`` when the verb's next token is its particle/preposition and WordNet has the pair
-    with a dominant sense."""
-    if i + 1 >= len(parsed.tokens):
-        return None
-    nxt = parsed.tokens[i + 1]
-    if nxt.head != i or nxt.dep not in ("prep", "prt") or not nxt.text.isalpha():
-        return None
-    name = f"{parsed.tokens[i].lemma.lower()}_{nxt.text.lower()}"
-    return name if senses.top_sense(name, "v") is not None else None
 
 
 def verb_usage(verb: Token, children: list[Token]) -> str:

@@ -122,12 +122,6 @@ def most_used_sense(lemma: str, pos: str, usage: str | None = None):
     return counted[0][0] if counted and counted[0][1] > 0 else None
 
 
-def is_main_sense(lemma: str, pos: str, synset) -> bool:
-    """``synset`` is ``lemma``'s most used sense (a tie with another counts)."""
-    counts = [count(s, lemma) for s in _synsets(lemma, pos)]
-    return bool(counts) and count(synset, lemma) >= max(1, max(counts))
-
-
 _UPOS = {"n": "NOUN", "v": "VERB", "a": "ADJ", "r": "ADV"}
 
 
@@ -188,14 +182,6 @@ def sense_antonyms(lemma: str, pos: str) -> tuple[tuple[str, str], ...]:
             if name.isalpha() and name != lemma and total_count(name, pos) >= ANTONYM_MIN_COUNT:
                 found.append((-anti.count(), name, anti.synset().name()))
     return tuple((name, synset) for _, name, synset in sorted(found))
-
-
-@functools.lru_cache(maxsize=50_000)
-def is_relational_adjective(lemma: str) -> bool:
-    """WordNet's relational adjectives (``adj.pert``: "financial", "chinese") classify rather than
-    describe; their "synonyms" are other classes."""
-    sense = most_used_sense(lemma, "a") or next(iter(_synsets(lemma, "a")), None)
-    return sense is not None and sense.lexname() == "adj.pert"
 
 
 @functools.lru_cache(maxsize=50_000)

@@ -1,7 +1,8 @@
 """Random word replacement (RoMe §4.6 case 3): words at random positions become the token ``AAA``.
 
 Following TextAttack (Morris et al., 2020): a custom ``WordSwap`` whose only candidate is the token,
-``StopwordModification`` (stop words are never replaced) and ``RepeatModification`` (a word is
+``StopwordModification`` given the project's function words (:data:`~perturbations.language.function_words.FUNCTION_WORDS`:
+never replaced) and ``RepeatModification`` (a word is
 replaced once), applied greedily one position at a time; the positions are drawn from the seeded
 generator (TextAttack's greedy search ranks positions with a victim model's score, and a metric
 test has no victim model). "x is a cheap restaurant near y" -> "x is a cheap restaurant AAA AAA".
@@ -11,7 +12,7 @@ delexicalised placeholder ``X`` are not words and are never replaced ("hotel -AA
 Nor is a piece of a one-token unit (:data:`perturbations.language.spans.ATOMIC_RE`: "5,375", "175.26",
 "2.7%", "J.R.R."), which TextAttack's tokenisation splits at its inner punctuation ("5,AAA", "J.AAA.R.").
 
-Without textattack the same choice runs in pure Python (regex words, the same NLTK stop-word list);
+Without textattack the same choice runs in pure Python (regex words, the same function words);
 what is lost is only TextAttack's own tokenisation (``words_from_text``).
 """
 
@@ -22,8 +23,8 @@ import random
 
 from perturbations import thirdparty
 from perturbations.base import Edit, Perturbation, Result, Variant, apply_edits
+from perturbations.language.function_words import FUNCTION_WORDS, cased_variants
 from perturbations.language.spans import WORD_RE, atomic_spans, is_piece_of_unit, word_spans
-from perturbations.language.stopwords import cased_variants, default_stopwords
 
 #: BAGEL's delexicalised name/place token: not a word of the sentence, never replaced
 PLACEHOLDER = "X"
@@ -48,23 +49,20 @@ def _token_swap_class():
 
 
 class RandomWordReplacement(Perturbation):
-    """Replace ``n_words`` non-stop-words, at seeded random positions, with ``token``."""
+    """Replace ``n_words`` words that are no function word, at seeded random positions, with ``token``."""
 
     kind = "random_word"
 
-    def __init__(self, n_words: int = 2, token: str = "AAA", stopwords: frozenset[str] | None = None,
+    def __init__(self, n_words: int = 2, token: str = "AAA", kept_words: frozenset[str] = FUNCTION_WORDS,
                  use_textattack: bool | None = None) -> None:
         if n_words < 1:
             raise ValueError("n_words must be at least 1")
         self.n_words = n_words
         self.token = token
-        self._stopwords = stopwords
+        #: lower-case words never replaced (default: the function words)
+        self.kept_words = frozenset(kept_words)
         #: None: textattack when importable; False: always the pure-Python path
         self.use_textattack = use_textattack
-
-    @property
-    def stopwords(self) -> frozenset[str]:
-        return self._stopwords if self._stopwords is not None else default_stopwords()
 
     def backend(self) -> str:
         if self.use_textattack is False:
@@ -90,7 +88,7 @@ class RandomWordReplacement(Perturbation):
             words, chosen = self._choose_python(text, rng)
             spans = [m.span() for m in WORD_RE.finditer(text)]
         if not chosen:
-            return Result.skip(text, "no word that may be replaced (only stop words, the token or no words)")
+            return Result.skip(text, "no word that may be replaced (only function words, the token or no words)")
         edits = [Edit(spans[i][0], spans[i][1], words[i], self.token) for i in sorted(chosen)]
         meta = {"backend": backend, "positions": sorted(chosen), "replaced": [words[i] for i in sorted(chosen)]}
         if len(chosen) < self.n_words:
@@ -98,11 +96,11 @@ class RandomWordReplacement(Perturbation):
         return Result(text, (Variant(apply_edits(text, edits), self.kind, "decrease", tuple(edits), meta),))
 
     def _replaceable(self, words: list[str], done: set[int], text: str = "") -> list[int]:
-        """Indices of words that may be replaced: no stop word, no token, no split suffix, no placeholder,
+        """Indices of words that may be replaced: no function word, no token, no split suffix, no placeholder,
         no piece of a one-token unit."""
         suffixes = (_suffix_indices(text, words) | _unit_pieces(text, words)) if text else set()
         return [i for i, w in enumerate(words)
-                if i not in done and w.lower() not in self.stopwords and w != self.token
+                if i not in done and w.lower() not in self.kept_words and w != self.token
                 and w != PLACEHOLDER and i not in suffixes]
 
     def _choose_python(self, text: str, rng: random.Random) -> tuple[list[str], list[int]]:
@@ -141,7 +139,7 @@ class RandomWordReplacement(Perturbation):
         return words, chosen
 
     def _lowercase_and_title(self) -> set[str]:
-        return cased_variants(self.stopwords)
+        return cased_variants(self.kept_words)
 
 
 def _suffix_indices(text: str, words: list[str]) -> set[int]:

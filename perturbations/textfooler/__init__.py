@@ -12,7 +12,7 @@ careful reader accepts as the same statement, so each part is replaced, keeping 
   sense too; rare words are refused; inflected to the word's tag by lemminflect;
 * **constraints before the swap** (which words may change, :mod:`perturbations.constraints`):
   ``ProtectedWords`` (named entities, numbers, capitalised names, letters used as names, detached
-  suffixes), ``StopWords``, ``ContentWords``
+  suffixes), ``FunctionWords``, ``ContentWords``
   (nouns, verbs, adjectives), ``ClearUse`` (a noun as a head, an adjective before its noun or as a
   predicate), ``MultiWordUnits`` (compounds, WordNet collocations, verb + particle/preposition,
   semi-auxiliaries, hyphenated words), ``DescriptiveAdjectives`` (gradable adjectives only),
@@ -48,13 +48,13 @@ from perturbations.constraints import (
     ContentWords,
     DescriptiveAdjectives,
     FreeComplements,
+    FunctionWords,
     MultiWordUnits,
     NotSameLemma,
     NoWordExchange,
     PartOfSpeechInContext,
     PlainAdjectives,
     ProtectedWords,
-    StopWords,
     SynonymousAdjectives,
 )
 from perturbations.language import senses
@@ -105,7 +105,7 @@ class TextFoolerSwap(Perturbation):
             raise ValueError("n_words must be at least 1")
         self.n_words = n_words
         self.transformation = WordSwapSenseSynonym()
-        self.word_constraints = [ProtectedWords(), StopWords(), ContentWords(SWAPPABLE_POS),
+        self.word_constraints = [ProtectedWords(), FunctionWords(), ContentWords(SWAPPABLE_POS),
                                  ClearUse(), MultiWordUnits(), DescriptiveAdjectives(), FreeComplements(),
                                  PlainAdjectives(), SynonymousAdjectives()]
         self.constraints = [NoWordExchange(), NotSameLemma(), PartOfSpeechInContext()]

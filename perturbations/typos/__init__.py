@@ -17,12 +17,12 @@ from perturbations.language.spans import diff_edits
 
 @functools.lru_cache(maxsize=50_000)
 def is_english_word(word: str) -> bool:
-    """Whether ``word`` is a word of lemminflect's lexicon or of the stop-word list."""
+    """Whether ``word`` is a word of lemminflect's lexicon or a function word."""
     from lemminflect import getAllLemmas
 
-    from perturbations.language.stopwords import default_stopwords
+    from perturbations.language.function_words import FUNCTION_WORDS
 
-    return bool(getAllLemmas(word)) or word in default_stopwords()
+    return bool(getAllLemmas(word)) or word in FUNCTION_WORDS
 
 
 #: An acronym or initialism: a word of two or more capital letters only ("UN", "NASA", "FIC"). Its letters
@@ -85,7 +85,7 @@ class Typos(Perturbation):
 
     def _real_word(self, chars: list[str], j: int) -> bool:
         """An in-word swap that spells another English word ("on" -> "no", "There" -> "Three") is a
-        different word, not a misspelling: refused (lemminflect's lexicon and the stop-word list)."""
+        different word, not a misspelling: refused (lemminflect's lexicon and the function words)."""
         if self.slip != "in_word":
             return False
         start, end = j, j + 2

@@ -116,10 +116,10 @@ def _score_single(args: argparse.Namespace) -> int:
     if not args.ref and _references_needed(names):
         raise InputError("--hyp needs at least one --ref")
     refs: str | list[str] | None = None if not args.ref else args.ref[0] if len(args.ref) == 1 else args.ref
-    from rome.core.engine import Corpus, ScoringEngine
+    from rome.core.engine import FitCorpus, ScoringEngine
 
     engine = ScoringEngine.build(names, args.model)
-    corpus = Corpus.of("rome score --hyp/--ref: the one pair", [(args.hyp, refs)])
+    corpus = FitCorpus.of("rome score --hyp/--ref: the one pair", [(args.hyp, refs)])
     rows = []
     for name, metric in engine.metrics.items():
         explain = getattr(metric, "explain", None)
@@ -170,14 +170,14 @@ def _score_file(args: argparse.Namespace) -> int:
     names = _metric_names(args)
     items = _load_pairs(args.input, _references_needed(names))
     from rome.core.cache import ScoreCache, default_cache_path
-    from rome.core.engine import CHUNK_SIZE, Corpus, ScoringEngine, cache_signature, get_executor
+    from rome.core.engine import CHUNK_SIZE, FitCorpus, ScoringEngine, cache_signature, get_executor
     from rome.core.files import replaced_when_complete
 
     executor = get_executor(args.engine, workers=args.workers, address=args.ray_address)
     cache = ScoreCache(None if args.no_cache else default_cache_path())
     engine = ScoringEngine.build(names, args.model, cache, executor, args.chunk_size or CHUNK_SIZE)
     # the corpus rule: idf-like metrics are fitted on every pair of the input, also when resuming
-    corpus = Corpus.of(f"rome score --input {args.input}: all {len(items)} lines", _pairs(items))
+    corpus = FitCorpus.of(f"rome score --input {args.input}: all {len(items)} lines", _pairs(items))
     args.signatures = {name: cache_signature(metric, corpus) for name, metric in engine.metrics.items()}
     if args.resume and args.output.exists():
         todo = _resume(args, engine, corpus, items, names)

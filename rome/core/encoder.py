@@ -167,23 +167,15 @@ class Encoder:
         return layer if layer >= 0 else self.num_layers + 1 + layer
 
     # -- encoding ---------------------------------------------------------------------
-    def encode(self, texts: Sequence[str], layer: int | None = None,
-               also: Sequence[int] = ()) -> list[TokenEmbeddings]:
-        """Embeddings of ``texts`` at ``layer`` (0 = input embeddings, default: last layer).
-
-        ``also``: more layers to cache from the same forward pass, for a consumer that reads a lower
-        layer of the same texts next (RoMe's grammar classifier starts from one), so it pays no second
-        pass through the layers below it."""
+    def encode(self, texts: Sequence[str], layer: int | None = None) -> list[TokenEmbeddings]:
+        """Embeddings of ``texts`` at ``layer`` (0 = input embeddings, default: last layer)."""
         layer = self.resolve_layer(layer)
-        layers = list(dict.fromkeys([layer, *(self.resolve_layer(extra) for extra in also)]))
         with self._lock:
-            missing = list(dict.fromkeys(t for t in texts if any((t, at) not in self._cache for at in layers)))
+            missing = list(dict.fromkeys(t for t in texts if (t, layer) not in self._cache))
             found = {t: self._cache[(t, layer)] for t in texts if (t, layer) in self._cache}
-            for text, by_layer in self._run(missing, layers):
-                found.setdefault(text, by_layer[layer])
-                for at, emb in by_layer.items():
-                    if (text, at) not in self._cache:
-                        self._remember((text, at), emb)
+            for text, emb in self._run(missing, layer):
+                found[text] = emb
+                self._remember((text, layer), emb)
             for text in texts:
                 if (text, layer) in self._cache:
                     self._cache.move_to_end((text, layer))
@@ -214,8 +206,8 @@ class Encoder:
             self._warned_truncation = True
         return ids[: limit - 1] + ids[-1:], offsets[: limit - 1] + offsets[-1:], True
 
-    def _run(self, texts: list[str], layers: Sequence[int]):
-        """Encode ``texts`` in length-sorted batches, yielding ``(text, {layer: TokenEmbeddings})``."""
+    def _run(self, texts: list[str], layer: int):
+        """Encode ``texts`` in length-sorted batches, yielding ``(text, TokenEmbeddings)``."""
         import torch
 
         if not texts:
@@ -238,19 +230,18 @@ class Encoder:
                     attention_mask=mask.to(self.device),
                     output_hidden_states=True,
                 )
-            hidden = {at: out.hidden_states[at].float().cpu().numpy() for at in layers}
+            hidden = out.hidden_states[layer].float().cpu().numpy()
             self.forward_count += len(batch)
             for row, text in enumerate(batch):
                 tok_ids, offsets, truncated = tokenized[text]
-                tokens = tuple(self.tokenizer.convert_ids_to_tokens(tok_ids))
-                yield text, {at: TokenEmbeddings(
+                yield text, TokenEmbeddings(
                     text=text,
                     input_ids=tuple(tok_ids),
-                    tokens=tokens,
+                    tokens=tuple(self.tokenizer.convert_ids_to_tokens(tok_ids)),
                     offsets=tuple(offsets),
-                    vectors=np.ascontiguousarray(states[row, : lengths[row]]),
+                    vectors=np.ascontiguousarray(hidden[row, : lengths[row]]),
                     truncated=truncated,
-                ) for at, states in hidden.items()}
+                )
 
     def clear_cache(self) -> None:
         with self._lock:

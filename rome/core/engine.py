@@ -8,7 +8,7 @@ challenge``, ``rome report correlation``, ``rome bench``):
 2. the score cache is asked for all of them at once (:meth:`ScoreCache.get_many`), under each
    metric's cache signature (:func:`cache_signature`);
 3. batch-dependent metrics (idf) are fitted once, with ``Metric.prepare``, on one explicit,
-   named :class:`Corpus`, whose fingerprint is part of the cache signature;
+   named :class:`FitCorpus`, whose fingerprint is part of the cache signature;
 4. the missing pairs are cut into chunks of :data:`CHUNK_SIZE` and *every* metric scores a chunk
    before the next one starts, so the shared encoder embeds each sentence once for BERTScore,
    MoverScore and RoMe together; each chunk is committed (:meth:`ScoreCache.put_many`) as it
@@ -92,7 +92,7 @@ def corpus_fingerprint(hypotheses: Iterable[str], references: Iterable[Reference
 
 
 @dataclass(frozen=True)
-class Corpus:
+class FitCorpus:
     """The texts batch-dependent (idf) metrics are fitted on: the unique pairs of a command's whole input.
 
     ``name`` says which input it is (it goes into run metadata); the fingerprint of the pairs goes
@@ -104,7 +104,7 @@ class Corpus:
     pairs: tuple[Key, ...]
 
     @classmethod
-    def of(cls, name: str, pairs: Iterable[Pair]) -> Corpus:
+    def of(cls, name: str, pairs: Iterable[Pair]) -> FitCorpus:
         return cls(name, tuple(sorted({normal_pair(p) for p in pairs}, key=_order_key)))
 
     @property
@@ -125,7 +125,7 @@ class Corpus:
         return len(self.pairs)
 
 
-def cache_signature(metric: Metric, corpus: Corpus) -> str:
+def cache_signature(metric: Metric, corpus: FitCorpus) -> str:
     """The metric's signature, plus the corpus fingerprint when its scores depend on the batch."""
     signature = str(metric.signature())
     if metric.batch_dependent:
@@ -157,7 +157,7 @@ class EngineReport:
     signatures: dict[str, str] = field(default_factory=dict)
     #: CPU seconds spent in each metric's ``score`` (summed over workers)
     cpu_seconds: dict[str, float] = field(default_factory=dict)
-    #: the corpus batch-dependent metrics were fitted on (:meth:`Corpus.describe`)
+    #: the corpus batch-dependent metrics were fitted on (:meth:`FitCorpus.describe`)
     corpus: str = ""
 
 
@@ -196,7 +196,7 @@ class ScoringEngine:
         return cls(recipe.build(), cache, executor, chunk_size, recipe)
 
     # -- the loop -------------------------------------------------------------------------
-    def score(self, pairs: Sequence[Pair], corpus: Corpus, names: Sequence[str] | None = None,
+    def score(self, pairs: Sequence[Pair], corpus: FitCorpus, names: Sequence[str] | None = None,
               progress: Callable[[int], None] | None = None,
               on_start: Callable[[int], None] | None = None) -> dict[str, np.ndarray]:
         """metric -> scores aligned with ``pairs`` (repeats allowed: each unique pair is scored once).
@@ -211,7 +211,7 @@ class ScoringEngine:
                 out[name][start:end] = scores[name]
         return out
 
-    def stream(self, pairs: Sequence[Pair], corpus: Corpus, names: Sequence[str] | None = None,
+    def stream(self, pairs: Sequence[Pair], corpus: FitCorpus, names: Sequence[str] | None = None,
                progress: Callable[[int], None] | None = None,
                on_start: Callable[[int], None] | None = None) -> Iterator[tuple[int, int, dict[str, np.ndarray]]]:
         """``(start, end, metric -> scores of pairs[start:end])`` in input order, each slice as soon as
@@ -258,7 +258,7 @@ class ScoringEngine:
                 raise InputError(f"{', '.join(needing)} need{'s' if len(needing) == 1 else ''} a reference")
         return normal_pair(pair)
 
-    def _cached(self, unique: list[Key], corpus: Corpus,
+    def _cached(self, unique: list[Key], corpus: FitCorpus,
                 names: list[str]) -> tuple[dict[str, dict[int, float]], dict[int, list[str]]]:
         """Cached scores per metric, and for each unique pair the metrics still to score."""
         self.report = EngineReport(workers=1, corpus=corpus.describe())
@@ -287,7 +287,7 @@ class ScoringEngine:
             out.append((indices, plan))
         return out
 
-    def prepare_here(self, corpus: Corpus, chunks: list[Chunk]) -> None:
+    def prepare_here(self, corpus: FitCorpus, chunks: list[Chunk]) -> None:
         """Fit this process's batch-dependent metrics that the chunks need, once per corpus."""
         needed = {n for _, plan in chunks for n in plan}
         fingerprint = corpus.fingerprint()
@@ -311,7 +311,7 @@ class ScoringEngine:
             self.report.computed[name] += len(where)
 
 
-def prepare(metric: Metric, corpus: Corpus) -> None:
+def prepare(metric: Metric, corpus: FitCorpus) -> None:
     """Fit a batch-dependent metric on the corpus (its idf); others need nothing."""
     if metric.batch_dependent:
         metric.prepare(corpus.hypotheses, corpus.references)
@@ -358,7 +358,7 @@ class Executor:
     name = "executor"
 
     def run(self, engine: ScoringEngine, pairs: list[Key], chunks: list[Chunk],
-            corpus: Corpus) -> Iterator[tuple[Chunk, ChunkScores]]:
+            corpus: FitCorpus) -> Iterator[tuple[Chunk, ChunkScores]]:
         raise NotImplementedError
 
 
@@ -440,7 +440,7 @@ def _exit_with_parent(interval: float = 1.0) -> None:
     threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
 
 
-def _init_worker(recipe: MetricRecipe, corpus: Corpus, threads: int, needed: list[str]) -> None:
+def _init_worker(recipe: MetricRecipe, corpus: FitCorpus, threads: int, needed: list[str]) -> None:
     """Build the metrics once per worker (as the parent did) and fit the batch-dependent ones."""
     _exit_with_parent()
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
@@ -506,7 +506,7 @@ class Ray(Executor):
 
 
 class _ScoringActor:
-    def __init__(self, recipe: MetricRecipe, corpus: Corpus, needed: list[str]) -> None:
+    def __init__(self, recipe: MetricRecipe, corpus: FitCorpus, needed: list[str]) -> None:
         import torch
 
         os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")

@@ -1,16 +1,25 @@
-"""Offline NLTK data: WordNet 3.0 from Debian's ``wordnet-base`` package, no downloader.
+"""Offline WordNet 3.0 from Debian's ``wordnet-base`` package, in the project's own NLTK data directory.
 
 nltk's downloader cannot reach its server here, and nltk 3.10 refuses symlinks that leave
-its data root, so the Debian files are *copied* into an NLTK data directory and the one
-file Debian does not ship (``lexnames``) is generated. textattack and pattern (checklist)
-also look for a stop-word list, ``wordnet_ic`` and ``sentiwordnet`` at import; small
-stand-ins are written for them (they are never used for scoring).
+its data root, so the Debian files are *copied* into the project's NLTK data directory
+(:func:`data_dir`, in the user's cache, never one of NLTK's own folders) and the one file Debian
+does not ship (``lexnames``) is generated. :func:`wordnet` reads that copy through a reader of its
+own; nltk's path sandbox reads a corpus only below a folder on ``nltk.data.path``, so the directory
+is *appended* there (:func:`register`), after the user's folders: a user's own NLTK data is still
+found first, and the directory holds real WordNet only.
+
+pattern (imported by CheckList) looks up ``wordnet_ic`` and ``sentiwordnet`` and reads an
+information-content file when it is imported, and this project uses neither. :func:`pattern_stand_ins`
+writes a minimal stand-in of each into a separate folder of the same cache directory, which
+:mod:`perturbations.thirdparty` puts on NLTK's path only while CheckList imports.
 """
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
+import threading
 from pathlib import Path
 
 from rome.core.errors import ResourceMissingError
@@ -31,6 +40,12 @@ _LEXNAMES = (
     ]
     + [("adj.ppl", 3)]
 )
+#: root synsets entity.n.01 (00001740) and a verb root with unit counts: all pattern's import-time read of
+#: ``ic-brown.dat`` needs; information content is not used by this project
+_IC_STAND_IN = "wnver::eOS9lXC6GvMWznF1wkZofDdtbBU\n1740n 1.0 ROOT\n1740v 1.0 ROOT\n"
+#: the folder (below :func:`data_dir`) holding pattern's import-time stand-ins, apart from WordNet
+PATTERN_STAND_INS = "pattern-import"
+_lock = threading.Lock()
 
 
 def data_dir() -> Path:
@@ -44,7 +59,7 @@ def lexnames_text() -> str:
 
 
 def prepare(target: Path | None = None, source: Path = DEBIAN_WORDNET) -> Path:
-    """Copy Debian's WordNet into ``target`` (idempotent) and write the stand-in files."""
+    """Copy Debian's WordNet into ``target`` (idempotent); returns ``target``."""
     target = target or data_dir()
     wordnet = target / "corpora" / "wordnet"
     if not (wordnet / "lexnames").exists():
@@ -58,50 +73,61 @@ def prepare(target: Path | None = None, source: Path = DEBIAN_WORDNET) -> Path:
             if (source / name).exists():
                 shutil.copyfile(source / name, wordnet / name)
         (wordnet / "lexnames").write_text(lexnames_text())
-    _write_stand_ins(target)
+    _remove_old_stand_ins(target)
     return target
 
 
-def _write_stand_ins(target: Path) -> None:
-    stop = target / "corpora" / "stopwords" / "english"
-    if not stop.exists():
+def _remove_old_stand_ins(target: Path) -> None:
+    """Earlier versions wrote scikit-learn's stop words and pattern's stand-ins beside WordNet, where NLTK
+    would now find them on its path: remove them where they are still exactly what was written."""
+    corpora = target / "corpora"
+    stop = corpora / "stopwords" / "english"
+    if stop.is_file():
         from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
-        stop.parent.mkdir(parents=True, exist_ok=True)
-        stop.write_text("\n".join(sorted(ENGLISH_STOP_WORDS)) + "\n")
-    ic = target / "corpora" / "wordnet_ic" / "ic-brown.dat"
+        if stop.read_text() == "\n".join(sorted(ENGLISH_STOP_WORDS)) + "\n":
+            stop.unlink()
+    ic = corpora / "wordnet_ic" / "ic-brown.dat"
+    if ic.is_file() and ic.read_text() == _IC_STAND_IN:
+        ic.unlink()
+    for folder in ("stopwords", "wordnet_ic", "sentiwordnet"):
+        if (corpora / folder).is_dir() and not any((corpora / folder).iterdir()):
+            (corpora / folder).rmdir()
+
+
+def pattern_stand_ins(target: Path | None = None) -> Path:
+    """The NLTK data root holding pattern's import-time stand-ins (``wordnet_ic/ic-brown.dat``, an empty
+    ``sentiwordnet``), written on first use into the project's cache directory."""
+    root = (target or data_dir()) / PATTERN_STAND_INS
+    ic = root / "corpora" / "wordnet_ic" / "ic-brown.dat"
     if not ic.exists():
         ic.parent.mkdir(parents=True, exist_ok=True)
-        # root synsets entity.n.01 (00001740) and a verb root with unit counts: enough for
-        # pattern's import-time check; information content is not used by this project.
-        ic.write_text("wnver::eOS9lXC6GvMWznF1wkZofDdtbBU\n1740n 1.0 ROOT\n1740v 1.0 ROOT\n")
-    (target / "corpora" / "sentiwordnet").mkdir(parents=True, exist_ok=True)
+        ic.write_text(_IC_STAND_IN)
+    (root / "corpora" / "sentiwordnet").mkdir(parents=True, exist_ok=True)
+    return root
 
 
-_ready = False
+def register() -> Path:
+    """Prepare the data directory and append it to ``nltk.data.path`` (once), so nltk reads its WordNet."""
+    import nltk
 
-
-def ensure() -> Path:
-    """Make nltk find WordNet offline, preparing the data directory on first use."""
-    global _ready
     target = prepare()
-    if not _ready:
-        import nltk
-
+    with _lock:
         if str(target) not in nltk.data.path:
-            nltk.data.path.insert(0, str(target))
-        os.environ.setdefault("NLTK_DATA", str(target))
-        _ready = True
+            nltk.data.path.append(str(target))
     return target
 
 
+@functools.lru_cache(maxsize=1)
 def wordnet():
-    """The nltk WordNet corpus reader, loaded from the offline copy."""
-    ensure()
-    from nltk.corpus import wordnet as wn
+    """A WordNet 3.0 reader over the offline copy, built as ``nltk.corpus.wordnet`` is (a lazy multilingual
+    reader it never loads here) but of its own: ``nltk.corpus.wordnet`` is left as it is."""
+    from nltk.corpus.reader import CorpusReader
+    from nltk.corpus.reader.wordnet import WordNetCorpusReader
+    from nltk.corpus.util import LazyCorpusLoader
 
-    wn.ensure_loaded()
-    return wn
+    multilingual = LazyCorpusLoader("omw-2.0", CorpusReader, r".*/wn-data-.*\.tab", encoding="utf8")
+    return WordNetCorpusReader(str(register() / "corpora" / "wordnet"), multilingual)
 
 
 if __name__ == "__main__":  # ``python -m rome.core.nltk_data``: prepare the data dir (set-up step)

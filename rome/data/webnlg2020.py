@@ -79,10 +79,3 @@ def load_webnlg2020(directory: Path | None = None) -> tuple[WebNLGRow, ...]:
         rows.append(WebNLGRow(key[0], key[1], text, refs, scores))
     return tuple(rows)
 
-
-def reference_groups(directory: Path | None = None) -> list[tuple[str, tuple[str, ...]]]:
-    """(instance id, its distinct human references) per input, in file order."""
-    groups: dict[str, tuple[str, ...]] = {}
-    for row in load_webnlg2020(directory):
-        groups.setdefault(row.instance_id, tuple(dict.fromkeys(r.strip() for r in row.references)))
-    return list(groups.items())

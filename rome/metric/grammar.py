@@ -148,8 +148,8 @@ def merge_lora(module) -> None:
 
 def start_states(encoder, texts: Sequence[str], layer: int) -> list[np.ndarray]:
     """Hidden states at ``layer``: the shared encoder's cached ones (keyed by the stripped text, as RoMe
-    encodes it, so a pass that cached this layer ``also`` is read back), or for layer 0 (every layer
-    adapted) just the embedding layer over the encoder's own tokenisation, not a full forward pass."""
+    encodes it), or for layer 0 (every layer adapted) just the embedding layer over the encoder's own
+    tokenisation, not a full forward pass."""
     if layer > 0:
         return [e.vectors for e in encoder.encode([t.strip() for t in texts], layer=layer)]
     import torch
@@ -161,14 +161,6 @@ def start_states(encoder, texts: Sequence[str], layer: int) -> list[np.ndarray]:
     with torch.no_grad():  # one call for the batch: embeddings are per position, padding is cut off below
         hidden = encoder.model.embeddings(input_ids=batch).numpy()
     return [hidden[row, : len(row_ids)] for row, row_ids in enumerate(ids)]
-
-
-def shared_layers(grammar, encoder) -> tuple[int, ...]:
-    """The layer of ``encoder`` that ``grammar`` starts from, when it reads that encoder above the input
-    embeddings (weights trained with ``--layers k < 6``): a pass that caches it ``also`` spares the
-    classifier every layer below its own. Empty for the shipped six-layer weights and hub models."""
-    start = getattr(grammar, "start_layer", 0)
-    return (start,) if start > 0 and getattr(grammar, "encoder", None) is encoder else ()
 
 
 def pad_hidden(vectors: Sequence[np.ndarray]):

@@ -44,7 +44,7 @@ from rome.core.encoder import get_encoder
 from rome.core.errors import InputError, ResourceMissingError
 from rome.core.fingerprint import file_digest
 from rome.core.parsing import get_parser
-from rome.metric.grammar import shared_layers
+from rome.metric.profiling import step
 from rome.metric.scorer import Scorer, load_scorer, weights_path
 from rome.metric.semantic import DELTA, GENERAL_IDF_PATH, IdfTable, semantic_similarity
 from rome.metric.tree_edit import THETA, ted_similarity
@@ -66,25 +66,8 @@ GRAMMAR_SETS = ("full", "paper")
 #: the damage the grammar classifier was pre-trained to call damaged (``rome.training.grammar_corruptions.DAMAGES``,
 #: restated here because the metric never imports its training code; a test keeps the two equal)
 GRAMMAR_DAMAGES = ("swap", "delete", "insert", "inflect", "move", "repeat")
-#: DEMETR's word-removal categories: words dropped, as truncation and deletion drop them
-_DEMETR_REMOVALS = ("major_id5_pp_removed", "minor_id12_conj_removed", "critical_id21_adj_adv_removed",
-                    "critical_id23_noun_removed", "critical_id24_subj_removed", "critical_id25_ne_removed")
-_DEMETR_SHUFFLES = ("critical_id20_shuffled", "base_id33_shuffle_trans")
-#: harness perturbation kinds and DEMETR categories each damage of a learned part resembles: the scorer's
-#: negative kinds (``rome.training.negatives``; its weights list the harness kinds themselves) and the
-#: grammar classifier's damages. A suite row or DEMETR category listed here is not unseen damage (the † mark).
-TRAINED_DAMAGE: dict[str, tuple[str, ...]] = {
-    "shuffle": _DEMETR_SHUFFLES,
-    "entity_swap": ("critical_id9_ne_replaced", "critical_id10_numbers_replaced"),
-    "truncation": _DEMETR_REMOVALS,
-    "repetition": ("minor_id2_repeat4",),
-    "swap": _DEMETR_SHUFFLES,
-    "move": _DEMETR_SHUFFLES,
-    "delete": _DEMETR_REMOVALS,
-    "repeat": ("repetition", "minor_id2_repeat4"),
-    "insert": ("critical_id6_addition",),
-    "inflect": ("major_id18_aspect",),
-}
+#: the scorer's kind of positive training pair (``rome.training.negatives``): every other kind it records is damage
+SCORER_POSITIVE_KIND = "paraphrase"
 
 
 @dataclass(frozen=True)
@@ -212,31 +195,32 @@ class RoMe(Metric):
         """(n, 3) matrix of ``F_sem, F_ted, F_g``; columns this variant does not use are NaN."""
         if self.uses_grammar:
             _ = self.grammar  # fail before the expensive steps when the classifier is missing
-        words = analyse([*references, *hypotheses], self.encoder, self.parser, self.layer, self._grammar_layers())
+        words = analyse([*references, *hypotheses], self.encoder, self.parser, self.layer)
         idf = self._idf_table()
         out = np.full((len(hypotheses), 3), np.nan)
         for row, (hyp, ref) in enumerate(zip(hypotheses, references)):
             out[row, :2] = self._pair_features(words[ref], words[hyp], idf)
         if self.uses_grammar:
             unique = list(dict.fromkeys(hypotheses))
-            probs = dict(zip(unique, np.asarray(self.grammar.prob_acceptable(unique), dtype=np.float64)))
+            with step("grammar"):
+                probs = dict(zip(unique, np.asarray(self.grammar.prob_acceptable(unique), dtype=np.float64)))
             out[:, 2] = [probs[h] for h in hypotheses]
         return out
 
-    def _grammar_layers(self) -> tuple[int, ...]:
-        """Encoder layers to cache for the grammar classifier from RoMe's own pass (:func:`shared_layers`)."""
-        return shared_layers(self.grammar, self.encoder) if self.uses_grammar else ()
-
     def _pair_features(self, ref: Words, hyp: Words, idf: IdfTable | None) -> tuple[float, float]:
         table = idf if idf is not None else IdfTable([ref.keys, hyp.keys], name="pair")
-        f_sem = semantic_similarity(ref, hyp, self.mode, self.delta, table, self.rules).f_sem
-        f_ted = ted_similarity(ref, hyp, self.theta, self.rules) if self.uses_ted else np.nan
-        return f_sem, f_ted
+        with step("semantic_emd"):
+            f_sem = semantic_similarity(ref, hyp, self.mode, self.delta, table, self.rules).f_sem
+        if not self.uses_ted:
+            return f_sem, np.nan
+        with step("ted_se"):
+            return f_sem, ted_similarity(ref, hyp, self.theta, self.rules)
 
     def _combine(self, feats: np.ndarray) -> np.ndarray:
         if self.scorer is None:
             return feats[:, 0]
-        return self.scorer(feats[:, : len(self.scorer.features)])
+        with step("scorer"):
+            return self.scorer(feats[:, : len(self.scorer.features)])
 
     def _score_pairs(self, hypotheses: list[str], references: list[str]) -> np.ndarray:
         if self.uses_grammar:
@@ -288,15 +272,17 @@ class RoMe(Metric):
         return fields
 
     def trained_on_families(self) -> list[str]:
-        """Harness perturbation kinds and DEMETR categories whose damage a learned part of this RoMe was
-        trained on (none for the untrained variants): the scorer's negatives and, when it uses F_g, the
-        grammar classifier's pre-training damage. A suite or DEMETR row of such damage is not unseen damage."""
+        """The damage a learned part of this RoMe was trained to penalise, by name (none for the untrained
+        variants): the scorer's negative kinds (``shuffle``, ``truncation``, ...) and the harness perturbation
+        kinds its weights list as theirs (``repetition``, ``entity``, ...), and, when it uses F_g, the grammar
+        classifier's pre-training damage (:data:`GRAMMAR_DAMAGES`). Which report rows such damage covers (a
+        suite, a DEMETR category) is the reports' reading (``reports.robustness``)."""
         if self.feature_set is None:
             return []
         meta = self.scorer.meta
-        kinds = [*meta.get("test_mean_score_by_kind", {}), *(GRAMMAR_DAMAGES if self.uses_grammar else ())]
-        families = [*meta.get("perturbation_families", []), *(f for k in kinds for f in TRAINED_DAMAGE.get(k, ()))]
-        return sorted(set(families))
+        negatives = [k for k in meta.get("test_mean_score_by_kind", {}) if k != SCORER_POSITIVE_KIND]
+        grammar = GRAMMAR_DAMAGES if self.uses_grammar else ()
+        return sorted({*meta.get("perturbation_families", []), *negatives, *grammar})
 
     def _grammar_fingerprint(self) -> str:
         """The classifier by the hash of its weights, without loading the committed one (warm runs)."""

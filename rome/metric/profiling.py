@@ -1,68 +1,63 @@
-"""Where RoMe's time goes: each step of the full metric timed on cold caches.
+"""Where RoMe's time goes: the real pipeline's steps, timed by a clock the pipeline itself holds.
 
-Used by ``rome bench`` (``reports/bench.py``: its per-step split of RoMe's time). The steps are run one after the other exactly as
-:meth:`rome.metric.RoMe.features` runs them, but with a clock around each.
+:meth:`rome.metric.RoMe.features` and :func:`rome.metric.words.analyse` wrap each step in
+:func:`step` (encode, parse, pool_words, semantic_emd, ted_se, grammar, scorer). Outside
+:func:`recording` a step costs one context-variable lookup; inside it, the seconds of each step
+add up in the recording's dict. So the profile measures the code that scores, not a copy of it.
+Used by ``rome bench`` (``reports/bench.py``: its per-step split of RoMe's time).
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 
-import numpy as np
+#: the recording in progress in this context (``None``: steps are not timed)
+_recording: ContextVar[dict[str, float] | None] = ContextVar("rome_step_times", default=None)
 
 
-def _clock(times: dict[str, float], step: str, fn: Callable[[], Any]) -> Any:
+@contextmanager
+def step(name: str) -> Iterator[None]:
+    """Add the time spent inside to step ``name`` of the recording in progress, if any."""
+    times = _recording.get()
+    if times is None:
+        yield
+        return
     start = time.perf_counter()
-    value = fn()
-    times[step] = time.perf_counter() - start
-    return value
+    try:
+        yield
+    finally:
+        times[name] = times.get(name, 0.0) + time.perf_counter() - start
+
+
+@contextmanager
+def recording() -> Iterator[dict[str, float]]:
+    """Seconds per step of every RoMe computation run inside, filled in as the steps run."""
+    times: dict[str, float] = {}
+    token = _recording.set(times)
+    try:
+        yield times
+    finally:
+        _recording.reset(token)
 
 
 def rome_step_times(hypotheses: list[str], references: list[str], with_grammar: bool = True) -> dict[str, float]:
-    """Seconds per step (encode, parse, pool_words, semantic_emd, ted_se, grammar, scorer).
+    """Seconds per step (encode, parse, pool_words, semantic_emd, ted_se, grammar, scorer) of ``RoMe().score``.
 
-    Caches are emptied first and models loaded outside the clock, so the numbers are what a
-    cold run pays on top of start-up. ``with_grammar=False`` times ``rome/ted``: no grammar
-    step, the two-feature scorer (missing grammar weights raise, as RoMe itself does).
+    Models are loaded outside the clock and the encoder's and parser's caches emptied first, so the
+    numbers are what a cold run pays on top of start-up. ``with_grammar=False`` times ``rome/ted``: no
+    grammar step, the two-feature scorer (missing grammar weights raise, as RoMe itself does).
     """
-    from rome.core.encoder import get_encoder
-    from rome.core.parsing import get_parser
-    from rome.metric import load_grammar
-    from rome.metric.grammar import shared_layers
-    from rome.metric.metric import VARIANTS
-    from rome.metric.scorer import load_scorer
-    from rome.metric.semantic import IdfTable, semantic_similarity
-    from rome.metric.tree_edit import ted_similarity
-    from rome.metric.words import build_words
+    from rome.core.parsing import clear_parse_caches
+    from rome.metric.metric import RoMe
 
-    hyps = [h.strip() for h in hypotheses]
-    refs = [r.strip() for r in references]
-    texts = list(dict.fromkeys([*refs, *hyps]))
-    encoder, parser = get_encoder(), get_parser(None, entities=False)  # as RoMe parses
-    grammar = load_grammar() if with_grammar else None
-    encoder.encode(["warm up"]), parser.parse(["warm up"])
-    if grammar is not None:
-        grammar.prob_acceptable(["warm up"])
-    encoder.clear_cache()
-    parser.clear_cache()
-    times: dict[str, float] = {}
-    also = shared_layers(grammar, encoder)  # as RoMe.features
-    embs = dict(zip(texts, _clock(times, "encode", lambda: encoder.encode(texts, also=also))))
-    parses = dict(zip(texts, _clock(times, "parse", lambda: parser.parse(texts))))
-    words = _clock(times, "pool_words", lambda: {t: build_words(parses[t], embs[t]) for t in texts})
-    pairs = list(zip(refs, hyps))
-    mode, idf = VARIANTS["grammar" if with_grammar else "ted"][0], IdfTable.general()  # as RoMe() scores
-    sem = _clock(times, "semantic_emd",
-                 lambda: [semantic_similarity(words[r], words[h], mode, idf=idf).f_sem for r, h in pairs])
-    ted = _clock(times, "ted_se", lambda: [ted_similarity(words[r], words[h]) for r, h in pairs])
-    columns = [sem, ted]
-    if grammar is not None:
-        unique = list(dict.fromkeys(hyps))
-        probs = dict(zip(unique, _clock(times, "grammar", lambda: grammar.prob_acceptable(unique))))
-        columns.append([probs[h] for h in hyps])
-    scorer = load_scorer("full" if grammar is not None else "ted")
-    _clock(times, "scorer", lambda: scorer(np.column_stack(columns)))
-    encoder.clear_cache()
+    metric = RoMe(variant="grammar" if with_grammar else "ted")
+    metric.score(["warm up"], ["warm up"])  # load the encoder, parser, classifier and scorer
+    metric.encoder.clear_cache()
+    clear_parse_caches()
+    with recording() as times:
+        metric.score(list(hypotheses), list(references))
+    metric.encoder.clear_cache()
     return times

@@ -194,51 +194,33 @@ def semantic_similarity(
     delta: float = DELTA,
     idf: Mapping[str, float] | IdfTable | None = None,
     rules: bool = True,
-    operators: bool = False,
-    function_words: bool = False,
-    verb_groups: bool = True,
 ) -> SemanticResult:
     """``F_sem = 1 - EMD(H, R)`` for one pair; ``idf`` defaults to the general-English table.
 
     ``rules=False`` (``rome/paper``) drops this project's word rules (one lemma one word, numbers,
-    the passive's weightless markers): plain cosines and plain TF-IDF weights, as the paper has them.
-    ``function_words`` (change 2; off in the EMD, while TED-SE has it on since change 3): two different
-    prepositions or articles are different words. ``verb_groups`` (change 5, kept, on; docs/rome.md): two
-    forms of one verb whose verb groups state another tense or aspect are not one word; ``False`` gives the
-    EMD as it was before change 5.
+    verb groups, the passive's weightless markers): plain cosines and plain TF-IDF weights, as the
+    paper has them. Two different prepositions or articles keep their cosine here (TED-SE holds them
+    apart): the EMD measures how much meaning one sentence carries of the other, and two prepositions'
+    closeness is a fair answer for a paraphrase (docs/rome.md, changes 2 and 3).
     """
     if len(ref) == 0 or len(hyp) == 0:
         return SemanticResult(0.0, np.ones((len(ref), len(hyp))), np.zeros(len(ref)), np.zeros(len(hyp)))
     table = idf if idf is not None else IdfTable.general()
-    distances = distance_matrix(word_similarity(ref, hyp, rules, function_words, verb_groups), mode, delta)
+    distances = distance_matrix(word_similarity(ref, hyp, rules), mode, delta)
     if rules:
-        m, n = content_weights(ref, table, operators), content_weights(hyp, table, operators)
+        m, n = content_weights(ref, table), content_weights(hyp, table)
     else:
         m, n = tfidf_weights(ref.keys, table), tfidf_weights(hyp.keys, table)
     return SemanticResult(1.0 - emd(m, n, distances), distances, m, n)
 
 
-def operator_floor(weights: np.ndarray, words: Words) -> np.ndarray:
-    """``weights`` with every clause operator raised to the mean of the other words', renormalised."""
-    flags = np.array(words.operators, dtype=bool) if len(words.operators) == len(weights) else None
-    if flags is None or not flags.any() or flags.all():
-        return weights
-    raised = weights.copy()
-    raised[flags] = np.maximum(raised[flags], weights[~flags].mean())
-    return raised / raised.sum()
-
-
-def content_weights(words: Words, idf: Mapping[str, float] | IdfTable, operators: bool = False) -> np.ndarray:
+def content_weights(words: Words, idf: Mapping[str, float] | IdfTable) -> np.ndarray:
     """:func:`tfidf_weights` with the passive voice's markers at 0, renormalised to sum 1.
 
     "Chinese food is served by House of nanking" then ships the same content as "House of
     nanking serves chinese food"; a sentence of markers only keeps its plain weights.
-    ``operators``: a clause operator (:func:`rome.metric.words.is_operator`: negation, modal,
-    finite auxiliary, comparative) weighs at least the mean weight of the sentence's other words.
     """
     weights = tfidf_weights(words.keys, idf)
-    if operators:
-        weights = operator_floor(weights, words)
     markers = list(passive_markers(words))
     if markers and len(markers) < len(words):
         weights[markers] = 0.0

@@ -34,6 +34,7 @@ from rome.metric.words import (
     SPACY_AGENT,
     UD_AGENT,
     Words,
+    different_function_words,
     passive_markers,
     same_lemma,
     word_rules,
@@ -105,23 +106,20 @@ def _postorder(heads: dict[int, int], keys: dict[int, float]) -> tuple[list[int]
     return order, leftmost, sorted(keyroots)
 
 
-def node_equality(
-    ref: Words, hyp: Words, theta: float = THETA, rules: bool = True, function_words: bool = True, closed: bool = False,
-    verb_groups: bool = False,
-) -> np.ndarray:
+def node_equality(ref: Words, hyp: Words, theta: float = THETA, rules: bool = True) -> np.ndarray:
     """(p, q) boolean matrix: one word (:func:`rome.metric.words.word_rules`: same lemma, unless an
-    inflection that carries meaning differs; same number), or cosine of the words' vectors >
-    ``theta``; never two different numbers (as in the EMD), nor, with ``function_words`` (change 3,
-    kept: docs/rome.md), two different prepositions or articles: a tree with *on* where the other
-    has *in* is not the same tree, however close the two words' vectors are (one closed class
-    shares every context). ``rules=False`` (``rome/paper``): the paper's equality, same lemma (a
-    node *is* its lemma) or cosine > ``theta``."""
+    inflection or a verb group's tense or aspect that carries meaning differs; same number), or cosine of
+    the words' vectors > ``theta``; never two different numbers (as in the EMD), nor two different
+    prepositions or articles (docs/rome.md, change 3): a tree with *on* where the other has *in* is not
+    the same tree, however close the two words' vectors are (one closed class shares every context).
+    ``rules=False`` (``rome/paper``): the paper's equality, same lemma (a node *is* its lemma) or cosine >
+    ``theta``."""
     if not len(ref) or not len(hyp):
         return np.zeros((len(ref), len(hyp)), dtype=bool)
     if not rules:
         return (ref.unit @ hyp.unit.T > theta) | same_lemma(ref, hyp)
-    one_word, different = word_rules(ref, hyp, function_words, closed, verb_groups)
-    return ((ref.unit @ hyp.unit.T > theta) | one_word) & ~different
+    one_word, different = word_rules(ref, hyp)
+    return ((ref.unit @ hyp.unit.T > theta) | one_word) & ~(different | different_function_words(ref, hyp))
 
 
 def tree_edit_distance(ref: Words, hyp: Words, theta: float = THETA) -> float:
@@ -135,17 +133,13 @@ def tree_edit_distance(ref: Words, hyp: Words, theta: float = THETA) -> float:
     return _distance(ref, hyp, active_tree(ref), active_tree(hyp), theta)
 
 
-
 def parse_tree(words: Words) -> Tree:
     """The parser's dependency tree as it is (``rome/paper``: no voice rule), in word order."""
     return dict(enumerate(words.heads)), {i: float(i) for i in range(len(words))}
 
 
-def _distance(
-    ref: Words, hyp: Words, tree_a: Tree, tree_b: Tree, theta: float, rules: bool = True, function_words: bool = True,
-    closed: bool = False, verb_groups: bool = False,
-) -> float:
-    equal = node_equality(ref, hyp, theta, rules, function_words, closed, verb_groups)
+def _distance(ref: Words, hyp: Words, tree_a: Tree, tree_b: Tree, theta: float, rules: bool = True) -> float:
+    equal = node_equality(ref, hyp, theta, rules)
     order_a, left_a, keys_a = _postorder(*tree_a)
     order_b, left_b, keys_b = _postorder(*tree_b)
     change = [
@@ -181,26 +175,15 @@ def _forest_distance(i: int, j: int, left_a, left_b, change, dist) -> None:
                 row[y] = min(prev[y] + 1, row[y - 1] + 1, fd[p][q] + dist[a][b])
 
 
-def ted_similarity(
-    ref: Words, hyp: Words, theta: float = THETA, rules: bool = True, function_words: bool = True, closed: bool = False,
-    verb_groups: bool = True,
-) -> float:
+def ted_similarity(ref: Words, hyp: Words, theta: float = THETA, rules: bool = True) -> float:
     """``F_ted = 1 - TED / (n_R + n_H)`` over the trees' nodes (see the module doc for why this bound).
 
     ``rules=False`` (``rome/paper``): the parser's trees as they are and the paper's node equality.
-    ``function_words`` (change 3, kept, on): two different prepositions or articles are never one node
-    (:func:`node_equality`); ``False`` gives TED-SE as it was before change 3. The EMD keeps their
-    cosine (``semantic_similarity(..., function_words=False)``): there it measures how much meaning one
-    sentence carries of the other, and two prepositions' closeness is a fair answer for a paraphrase.
-    ``closed`` (change 4, candidate, off): the rule for every closed class (:func:`rome.metric.words.closed_class`).
-    ``verb_groups`` (change 5, kept, on): two forms of one verb whose verb groups state another tense or aspect
-    are not one word (:func:`rome.metric.words.verb_group`); their cosine decides, as for any two words (above
-    ``theta`` they are still one node: in the protocol's run the switch moved no ``F_ted``-driven figure).
     """
     tree = active_tree if rules else parse_tree
     tree_a, tree_b = tree(ref), tree(hyp)
     total = len(tree_a[0]) + len(tree_b[0])
     if total == 0:
         return 1.0
-    distance = _distance(ref, hyp, tree_a, tree_b, theta, rules, function_words, closed, verb_groups)
+    distance = _distance(ref, hyp, tree_a, tree_b, theta, rules)
     return float(np.clip(1.0 - distance / total, 0.0, 1.0))

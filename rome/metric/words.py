@@ -19,6 +19,7 @@ import numpy as np
 
 from rome.core.encoder import Encoder, TokenEmbeddings
 from rome.core.parsing import ParsedText
+from rome.metric.profiling import step
 
 #: universal POS tags that are not words for RoMe (the paper's trees and alignments have none)
 SKIPPED_POS = frozenset({"PUNCT", "SPACE", "SYM", "X"})
@@ -48,12 +49,8 @@ class Words:
     inflections: tuple[str, ...] = ()
     #: each word's :func:`number_key`, kept so every pair does not recompute it; empty when unknown
     numbers: tuple[str | None, ...] = ()
-    #: whether each word is a clause operator (:func:`is_operator`); empty when unknown
-    operators: tuple[bool, ...] = ()
     #: each word's closed function-word class (:func:`function_class`: "ADP", "Art" or ""); empty when unknown
     function_classes: tuple[str, ...] = ()
-    #: each word's closed word class (:func:`closed_class`: its UD part of speech or ""); empty when unknown
-    closed_classes: tuple[str, ...] = ()
     #: each verb's finite verb group (:func:`verb_group`: "Tense=Past|Perf|Prog"-like, "" for other words); empty when unknown
     verb_groups: tuple[str, ...] = ()
 
@@ -158,53 +155,17 @@ def verb_group(parsed: ParsedText, i: int) -> str:
     return f"Tense={tense}|{'Perf' if perfect else ''}|{'Prog' if progressive else ''}"
 
 
-#: the spaCy relation of a negation (UD writes ``Polarity=Neg`` on the word instead)
-NEGATION_DEPS = frozenset({"neg"})
-
-
-def is_operator(pos: str, dep: str, morph: str) -> bool:
-    """A closed-class word whose grammatical features change what its clause says, read from the
-    parser's Universal Dependencies features: a negation (``Polarity=Neg``, or spaCy's ``neg``
-    relation: *not*, *n't*, *never*), a modal (``VerbType=Mod``: *can*, *must*), a finite
-    auxiliary (``AUX`` with ``VerbForm=Fin``: the clause's tense and aspect, *was*, *has*, *will*),
-    and a comparative or superlative adverb or determiner (``Degree=Cmp|Sup``: *more*, *most*).
-    Any general-English idf makes these the lightest words of a sentence (they occur everywhere),
-    so changing one of them moved the EMD least of all.
-    """
-    features = _features(morph)
-    if features.get("Polarity") == "Neg" or dep in NEGATION_DEPS or features.get("VerbType") == "Mod":
-        return True
-    if pos == "AUX" and features.get("VerbForm") == "Fin":
-        return True
-    return pos in ("ADV", "DET") and features.get("Degree") in ("Cmp", "Sup")
-
-
 def function_class(pos: str, morph: str) -> str:
     """A word's closed function-word class, read from the parser: "ADP" for a preposition (UD
     ``ADP``), "Art" for an article (``DET`` with ``PronType=Art``), else "".
 
     Two members of one closed class share every context, so their contextual vectors are close
     (*in* / *on*, *a* / *the*) although they contrast in meaning exactly there (docs/rome.md,
-    change 2).
+    changes 2 and 3: TED-SE holds them apart).
     """
     if pos == "ADP":
         return "ADP"
     return "Art" if pos == "DET" and "PronType=Art" in morph.split("|") else ""
-
-
-#: the Universal Dependencies parts of speech that are closed classes (UD guidelines, "Closed class words";
-#: NUM is left out: numbers have their own rule, :func:`number_key`)
-CLOSED_CLASSES = frozenset({"ADP", "AUX", "CCONJ", "DET", "PART", "PRON", "SCONJ"})
-
-
-def closed_class(pos: str) -> str:
-    """A word's closed class (its UD part of speech, when :data:`CLOSED_CLASSES` holds it), else "".
-
-    Change 4 (docs/rome.md): change 3's cause, a contextual vector that says which class a word is
-    rather than which member, holds for every closed class, not only prepositions and articles
-    (*he* / *she*, *and* / *or*, *because* / *although*, *can* / *must*, *all* / *some*).
-    """
-    return pos if pos in CLOSED_CLASSES else ""
 
 
 def _pairwise(ref_values: Sequence, hyp_values: Sequence) -> tuple[np.ndarray, np.ndarray]:
@@ -249,69 +210,53 @@ def different_verb_groups(ref: Words, hyp: Words) -> np.ndarray:
     return (groups_r != "") & (groups_h != "") & (groups_r != groups_h)
 
 
-def different_function_words(ref: Words, hyp: Words, closed: bool = False) -> np.ndarray:
-    """(p, q) boolean matrix: two prepositions, or two articles, with different lemmas (:func:`function_class`);
-    ``closed`` (change 4): two words of any one closed class with different lemmas (:func:`closed_class`)."""
-    classes_r, classes_h = (ref.closed_classes, hyp.closed_classes) if closed else (ref.function_classes,
-                                                                                     hyp.function_classes)
-    if len(classes_r) != len(ref) or len(classes_h) != len(hyp):
+def different_function_words(ref: Words, hyp: Words) -> np.ndarray:
+    """(p, q) boolean matrix: two prepositions, or two articles, with different lemmas (:func:`function_class`)."""
+    if len(ref.function_classes) != len(ref) or len(hyp.function_classes) != len(hyp):
         return np.zeros((len(ref), len(hyp)), dtype=bool)
-    classes_r, classes_h = _pairwise(classes_r, classes_h)
+    classes_r, classes_h = _pairwise(ref.function_classes, hyp.function_classes)
     return (classes_r != "") & (classes_r == classes_h) & ~same_lemma(ref, hyp)
 
 
-def word_rules(
-    ref: Words, hyp: Words, function_words: bool = False, closed: bool = False, verb_groups: bool = False
-) -> tuple[np.ndarray, np.ndarray]:
+def word_rules(ref: Words, hyp: Words) -> tuple[np.ndarray, np.ndarray]:
     """(p, q) boolean matrices ``(one_word, different_words)``: what RoMe knows about a word pair
     whatever the vectors say, for the EMD and TED-SE alike (number keys compared once).
 
     * One word: one lemma, unless an inflection that carries meaning differs
       (:func:`meaning_inflection`): *serves* / *is served* keep their meaning (the passive's
       tense moves to its auxiliary), *reported* / *reports* and *cheap* / *cheaper* do not, so
-      such a pair is left to the encoder's cosine like any other. One number is one word however
-      it is written (*three* / *3*, *4,000* / *4000*).
-    * Different words: both words are numbers (:func:`number_key`), and not the same one; with
-      ``function_words`` (off for the EMD; on for TED-SE since change 3, docs/rome.md), also two
-      prepositions or two articles with different lemmas (:func:`different_function_words`).
-    * ``verb_groups`` (change 5, kept: on in ``semantic_similarity`` and ``ted_similarity``, off here by
-      default): two forms of one verb whose finite verb groups state a different tense or aspect
-      (:func:`verb_group`) are not one word either; their cosine decides.
+      such a pair is left to the encoder's cosine like any other; nor when the two forms' finite
+      verb groups state a different tense or aspect (:func:`verb_group`: *ate* / *was eating*). One
+      number is one word however it is written (*three* / *3*, *4,000* / *4000*).
+    * Different words: both words are numbers (:func:`number_key`), and not the same one. TED-SE
+      also holds two different prepositions or articles apart (:func:`different_function_words`);
+      the EMD does not (docs/rome.md, "Departures").
     """
     both, same = _number_pairs(ref, hyp)
-    lemma_word = same_lemma(ref, hyp) & ~different_inflections(ref, hyp)
-    if verb_groups:
-        lemma_word = lemma_word & ~different_verb_groups(ref, hyp)
-    one_word = lemma_word | same
-    different = both & ~same
-    if function_words:
-        different = different | different_function_words(ref, hyp, closed)
-    return one_word, different
+    lemma_word = same_lemma(ref, hyp) & ~different_inflections(ref, hyp) & ~different_verb_groups(ref, hyp)
+    return lemma_word | same, both & ~same
 
 
-def word_similarity(ref: Words, hyp: Words, rules: bool = True, function_words: bool = False,
-                    verb_groups: bool = False) -> np.ndarray:
+def word_similarity(ref: Words, hyp: Words, rules: bool = True) -> np.ndarray:
     """(p, q) cosines of the words' contextual vectors, with two facts a cosine misses.
 
     * Two words with one lemma are the same word (1.0): the encoder gives a word a different
       vector in a reordered sentence ("serves" / "is served" 0.81, "House" 0.97), which made
       every rewrite cost meaning; word order is TED-SE's feature, not the EMD's. Not when both
-      differ in an inflection that carries meaning (:func:`word_rules`): a changed tense changes it.
+      differ in an inflection that carries meaning, or head verb groups of another tense or aspect
+      (:func:`word_rules`): a changed tense changes it.
     * Two different numbers are different words (0.0): in the entity suite's 191 changed
       numbers MiniLM gave the old and new number a median cosine of 0.70 (70 % above TED-SE's
       theta), so a changed address, price or phone number cost almost nothing. A number word
       counts as its value (:func:`number_key`): *three* / *four* differ, *three* / *3* are one.
 
     ``rules=False`` (``rome/paper``) gives the plain cosines, as the paper computes them.
-    ``function_words``: two different prepositions or articles are different words too (:func:`word_rules`);
-    ``verb_groups`` (change 5, kept; the callers' default): two forms of one verb in verb groups of another tense or
-    aspect are not one word.
     """
     if not len(ref) or not len(hyp):
         return np.zeros((len(ref), len(hyp)))
     if not rules:
         return np.clip(ref.unit @ hyp.unit.T, -1.0, 1.0)
-    one_word, different = word_rules(ref, hyp, function_words, verb_groups=verb_groups)
+    one_word, different = word_rules(ref, hyp)
     cos = np.where(one_word, 1.0, np.clip(ref.unit @ hyp.unit.T, -1.0, 1.0))
     return np.where(different, 0.0, cos)
 
@@ -370,9 +315,7 @@ def build_words(parsed: ParsedText, emb: TokenEmbeddings) -> Words:
         deps=tuple(t.dep for t in tokens),
         inflections=tuple(meaning_inflection(t.pos, t.morph) for t in tokens),
         numbers=tuple(number_key(t.text, t.pos) for t in tokens),
-        operators=tuple(is_operator(t.pos, t.dep, t.morph) for t in tokens),
         function_classes=tuple(function_class(t.pos, t.morph) for t in tokens),
-        closed_classes=tuple(closed_class(t.pos) for t in tokens),
         verb_groups=tuple(verb_group(parsed, t.i) for t in tokens),
     )
 
@@ -399,12 +342,13 @@ def encoded_part(text: str, emb: TokenEmbeddings) -> str:
     return text[: max(end for _, end in emb.offsets)]
 
 
-def analyse(texts: Sequence[str], encoder: Encoder, parser, layer: int | None = None,
-            also: Sequence[int] = ()) -> dict[str, Words]:
-    """:class:`Words` of every unique text, keyed by the text; one batched encode and parse
-    (``also``: encoder layers to cache from the same pass, see :meth:`Encoder.encode`)."""
+def analyse(texts: Sequence[str], encoder: Encoder, parser, layer: int | None = None) -> dict[str, Words]:
+    """:class:`Words` of every unique text, keyed by the text; one batched encode and parse."""
     unique = list(dict.fromkeys(texts))
     stripped = [t.strip() for t in unique]
-    embs = encoder.encode(stripped, layer, also)
-    parses = parser.parse([encoded_part(text, emb) for text, emb in zip(stripped, embs)])
-    return {text: build_words(p, e) for text, p, e in zip(unique, parses, embs)}
+    with step("encode"):
+        embs = encoder.encode(stripped, layer)
+    with step("parse"):
+        parses = parser.parse([encoded_part(text, emb) for text, emb in zip(stripped, embs)])
+    with step("pool_words"):
+        return {text: build_words(p, e) for text, p, e in zip(unique, parses, embs)}

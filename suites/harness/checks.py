@@ -244,10 +244,6 @@ class CaseCheck(Check):
         if self.unit not in UNITS:
             raise InputError(f"check {self.name!r}: unit must be one of {', '.join(UNITS)}, got {self.unit!r}")
 
-    @property
-    def scale_free(self) -> bool:
-        return self.unit in SCALE_FREE
-
     def applies_to(self, expectation: str) -> bool:
         return expectation == self.expectation
 

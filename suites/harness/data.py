@@ -30,8 +30,9 @@ SourcePair = TextPair
 
 
 @dataclass(frozen=True)
-class Corpus:
-    """A shipped corpus by name (``rome suite --list-corpora``)."""
+class CorpusSource:
+    """A case source: the (reference, original) pairs of a shipped corpus by name (:class:`rome.data.corpora.Corpus`,
+    ``rome suite --list-corpora``)."""
 
     name: str
 
@@ -155,11 +156,11 @@ class ChallengeSet:
     def corpus(self):
         """The engine corpus idf-like metrics are fitted on: every pair of every usable item read (with the
         "." control), before any sampling; ``rome challenge`` and a challenge suite share it."""
-        from rome.core.engine import Corpus
+        from rome.core.engine import FitCorpus
         from rome.data.challenge import demetr_dir, item_pairs, load_challenge
 
         data = load_challenge(self.paths or (demetr_dir(),))
-        return Corpus.of(f"rome challenge: every usable item of {len(data.files)} file(s) read, with the '.' control",
+        return FitCorpus.of(f"rome challenge: every usable item of {len(data.files)} file(s) read, with the '.' control",
                          item_pairs(data.items))
 
     def pairs(self, seed: int) -> list[TextPair]:
@@ -171,7 +172,7 @@ class ChallengeSet:
                 **({"categories": list(self.categories)} if self.categories is not None else {})}
 
 
-DataSource = Corpus | Novikova | JsonlPairs | ChallengeSet
+DataSource = CorpusSource | Novikova | JsonlPairs | ChallengeSet
 
 
 def resolve_data(spec: str | DataSource, challenge: bool = False) -> DataSource:
@@ -179,7 +180,7 @@ def resolve_data(spec: str | DataSource, challenge: bool = False) -> DataSource:
     if not isinstance(spec, str):
         return spec
     if spec in CORPORA and not challenge:
-        return Corpus(spec)
+        return CorpusSource(spec)
     if spec in CORPORA:
         raise InputError(f"--data {spec!r}: a challenge suite brings its own minimal pairs; give challenge files "
                          "(DEMETR JSON or JSONL of reference/good/bad), not a corpus")

@@ -16,8 +16,10 @@ Files (the reports layer reads them):
   checks: {metric: {check: {pass_rate, n, passes, mean_delta, median_delta, worst_delta, unit, unit_size,
   median_change, passed, requirement}}}, calibration: {metric: {control_drop, spread, ...}},
   check_expectations: {check: expectation}, corpus, sample: {n, seed}, coverage: {...}
-  (:func:`suites.harness.runner.coverage`), validity: {card, corpus, fingerprint}`` (the validity card
-  judging this perturbation on this corpus and the fingerprint the cases were built under) and
+  (:func:`suites.harness.runner.coverage`), validity: {card, corpus, fingerprint, states, judge}`` (the
+  validity card judging this perturbation on this corpus, the fingerprint the cases were built under and,
+  when the caller looked the card up (``rome suite``), each expectation's state: ``current``, ``STALE`` or
+  ``UNMEASURED`` with the card's figure, and the commands that judge a card where none is current) and
   ``trained_on_families: {metric: [kind, ...]}`` for learned metrics that say what damage they
   were trained on.
   ``mean_delta`` is the mean of variant - original over the check's cases, ``worst_delta``
@@ -68,7 +70,9 @@ def case_rows(run: SuiteRun) -> list[dict[str, Any]]:
     return rows
 
 
-def summary(run: SuiteRun) -> dict[str, Any]:
+def summary(run: SuiteRun, validity: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The run's summary; ``validity``: the card states the caller looked up (``rome suite``: the suites layer
+    reads no card), as ``{"states": {expectation: {state, cell, ...}}, "judge": [command, ...]}``."""
     metrics = run.scored_metrics()
     return {
         "suite": run.suite.name,
@@ -84,7 +88,7 @@ def summary(run: SuiteRun) -> dict[str, Any]:
         "checks": {m: {c.name: run.result(m, c.name).summary() for c in run.suite.checks} for m in metrics},
         "check_expectations": {c.name: getattr(c, "expectation", None) for c in run.suite.checks},
         "calibration": {m: run.calibration(m).describe() for m in metrics},
-        "validity": _validity_record(run),
+        "validity": {**_validity_record(run), **(validity or {"states": None})},
         "trained_on_families": trained_on_families(run, metrics),
         "unavailable": dict(run.unavailable),
         "cache": {"hits": run.cache.hits, "misses": run.cache.misses,
@@ -130,6 +134,7 @@ def summary_markdown(data: dict[str, Any]) -> str:
               f"{d.get('n_requested', '?')}, seed {sample.get('seed', '?')}), data: "
               f"{json.dumps({k: d[k] for k in d if k in ('source', 'corpus', 'datasets', 'path', 'pairing')})}, "
               f"perturbation: `{json.dumps(data.get('perturbation', {}))}`", ""]
+    lines += validity_lines(data.get("validity") or {})
     cov = data.get("coverage") or {}
     if cov.get("texts_tried"):
         lines += [f"Coverage: changed {cov['texts_changed']} of {cov['texts_tried']} texts tried "
@@ -156,15 +161,38 @@ def summary_markdown(data: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write_outputs(run: SuiteRun, out_dir: str | Path | None = None) -> Path:
-    """Write the four files; returns the directory."""
+def validity_lines(record: dict[str, Any]) -> list[str]:
+    """The summary's word on the perturbation's validity on these texts: each expectation's card state, and
+    where no card is current (UNMEASURED, STALE), what that means and the commands that judge one."""
+    if record.get("published"):
+        return ["Validity: a published minimal-pair set (its pairs were made and checked by its authors).", ""]
+    states = record.get("states")
+    where = f"`{record.get('card', '?')}` card on `{record.get('corpus', '?')}`"
+    if states is None:
+        return [f"Validity ({where}): not looked up by this run; `rome validity` reports it.", ""]
+    cells = "; ".join(f"{expectation}: {state['cell']}" for expectation, state in states.items())
+    lines = [f"Validity of the perturbation ({where}): {cells}."]
+    if any(state["state"] == "UNMEASURED" for state in states.values()):
+        lines.append("UNMEASURED: no judged card for this perturbation on these texts, so nobody has checked that "
+                     "its variants do what the expectation says; a check's pass rate here measures the metric only "
+                     "as far as the variants are valid.")
+    if any(state["state"] == "STALE" for state in states.values()):
+        lines.append("STALE: the card was judged under other perturbation code.")
+    if record.get("judge"):
+        lines.append("To judge a card: " + ", then ".join(f"`{command}`" for command in record["judge"])
+                     + " (docs/validity.md has the rubric).")
+    return [" ".join(lines), ""]
+
+
+def write_outputs(run: SuiteRun, out_dir: str | Path | None = None, validity: dict[str, Any] | None = None) -> Path:
+    """Write the four files (``validity``: as :func:`summary` takes it); returns the directory."""
     out = Path(out_dir) if out_dir is not None else reports_out_dir(run.suite)
     out.mkdir(parents=True, exist_ok=True)
     rows = case_rows(run)
     with (out / "cases.jsonl").open("w", encoding="utf-8") as handle:
         handle.writelines(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
     _write_csv(out / "cases.csv", rows, run)
-    data = summary(run)
+    data = summary(run, validity)
     (out / "summary.json").write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     (out / "summary.md").write_text(summary_markdown(data), encoding="utf-8")
     return out

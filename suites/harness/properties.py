@@ -33,7 +33,7 @@ from suites.harness.checks import (
     Invariant,
     MetricInfo,
 )
-from suites.harness.data import NOVIKOVA_DATASETS, Corpus, Novikova, SourcePair
+from suites.harness.data import NOVIKOVA_DATASETS, CorpusSource, Novikova, SourcePair
 from suites.harness.spec import Perturb
 from suites.harness.strategies import seeds, shipped_sentences
 
@@ -46,7 +46,7 @@ __all__ = ["assert_check", "assert_decrease", "assert_invariant", "perturbations
 
 @functools.lru_cache(maxsize=8)
 def _pairs(datasets: tuple[str, ...], pairing: str, corpus: str | None) -> tuple[SourcePair, ...]:
-    source = Corpus(corpus) if corpus else Novikova(datasets=datasets, pairing=pairing)
+    source = CorpusSource(corpus) if corpus else Novikova(datasets=datasets, pairing=pairing)
     return tuple(source.pairs(0))
 
 

@@ -20,7 +20,7 @@ from typing import Any
 from perturbations.base import Perturbation, text_rng
 from rome.core.cache import ScoreCache, default_cache_path
 from rome.core.contract import HARNESS_VERSION, Metric
-from rome.core.engine import CHUNK_SIZE, Corpus, ScoringEngine, cache_signature
+from rome.core.engine import CHUNK_SIZE, FitCorpus, ScoringEngine, cache_signature
 from rome.core.errors import InputError
 from suites.harness.checks import Calibration, CaseScores, CheckResult, MetricInfo
 from suites.harness.data import SourcePair
@@ -186,7 +186,7 @@ class SuiteRun:
         self.metric_names = suite.metric_names(metrics)
         self.cache = cache if cache is not None else ScoreCache(default_cache_path())
         self._cases: list[Case] | None = None
-        self._corpus: Corpus | None = None
+        self._corpus: FitCorpus | None = None
         self._perturbation: Perturbation | None = None
         self.build_stats: BuildStats | None = None
         self._metrics: dict[str, Metric] = {}
@@ -272,7 +272,7 @@ class SuiteRun:
     def info(self, name: str) -> MetricInfo:
         return MetricInfo.of(name, self.metric(name))
 
-    def corpus(self) -> Corpus:
+    def corpus(self) -> FitCorpus:
         """What idf-like metrics are fitted on (the engine's corpus rule): every pair of this run; for a
         challenge set, every pair of every usable item read, as in ``rome challenge``, so a pair gets one
         score whether a sample or the whole set is run, under pytest or the command."""
@@ -280,7 +280,7 @@ class SuiteRun:
             if self.suite.direct_cases:
                 self._corpus = self.suite.data.corpus()
             else:
-                self._corpus = Corpus.of(f"suite {self.suite.name}: every pair of its {len(self.cases)} cases",
+                self._corpus = FitCorpus.of(f"suite {self.suite.name}: every pair of its {len(self.cases)} cases",
                                          self._pairs())
         return self._corpus
 
