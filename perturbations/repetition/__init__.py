@@ -2,8 +2,8 @@
 
 Degenerate generators repeat themselves; a robust metric must score such output lower
 (``decrease``). Words are found with a regular expression rather than the parser so the
-perturbation is cheap and works on any text; content words are preferred over stop words
-(scikit-learn's English list), since "the the the" is a different, easier failure. Split
+perturbation is cheap and works on any text; content words are preferred over function words
+(:data:`perturbations.language.function_words.FUNCTION_WORDS`, the closed classes), since "the the the" is a different, easier failure. Split
 suffixes ("hotel -s s s s") and the placeholder ``X`` are not words and are never repeated. A one-token
 unit (:data:`perturbations.language.spans.ATOMIC_RE`: "19,500", "30955.0", "2.7%", "J.R.R.") is one word:
 it is repeated whole ("19,500 19,500 19,500"), never a piece of it ("19,500 500 500").
@@ -15,6 +15,7 @@ import random
 import re
 
 from perturbations.base import Edit, Perturbation, Result, Variant, apply_edits
+from perturbations.language.function_words import FUNCTION_WORDS
 from perturbations.language.spans import ATOMIC_RE
 
 #: a one-token unit first (so "19,500" is one match), else a word with inner apostrophes or hyphens
@@ -52,9 +53,7 @@ class Repetition(Perturbation):
         words = [m for m in WORD.finditer(text) if is_word(text, m)]
         if not words:
             return Result.skip(text, "no word to repeat")
-        from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
-
-        content = [i for i, m in enumerate(words) if m.group().lower() not in ENGLISH_STOP_WORDS]
+        content = [i for i, m in enumerate(words) if m.group().lower() not in FUNCTION_WORDS]
         first = rng.choice(content or list(range(len(words))))
         last = first
         for _ in range(rng.randint(1, self.max_phrase_words) - 1):  # extend over words separated by spaces
