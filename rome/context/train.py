@@ -63,6 +63,7 @@ def masked_states(model, tokenizer, texts: list[str], layer: int, seed: int, bat
     rng = random.Random(seed)
     states, targets = [], []
     started = time.time()
+    texts = sorted(texts, key=len)  # batches of similar length: little padding
     for b in range(0, len(texts), batch_size):
         enc = tokenizer(texts[b : b + batch_size], return_tensors="pt", padding=True, truncation=True,
                         max_length=MAX_PIECES)
@@ -167,7 +168,8 @@ def main(argv: list[str] | None = None) -> int:
     card = {"encoder": "all-mpnet-base-v2", "layer": args.layer, "seed": args.seed, "epochs": args.epochs,
             "mask_rate": MASK_RATE, "training_texts": len(texts), "training_pieces": len(targets),
             "trained_on": "WordNet 3.0 glosses and examples (95 % of synsets), CoLA in-domain train (acceptable)",
-            "held_out": report, "command": "python -m rome.context.train " + " ".join(argv or sys.argv[1:])}
+            "held_out": report, "command": "python -m rome.context.train " + " ".join(
+                Path(a).name if Path(a).is_file() else a for a in (argv or sys.argv[1:]))}
     (args.out / HEAD_CARD).write_text(json.dumps(card, indent=1) + "\n")
     print(json.dumps(report, indent=1))
     return 0
