@@ -28,7 +28,6 @@ reason (:data:`SKIP_REASONS`), so a report can say what was left out: ``pert_che
 from __future__ import annotations
 
 import hashlib
-import json
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -37,7 +36,7 @@ from typing import Any
 
 from rome.core.contract import has_visible_text
 from rome.core.errors import InputError
-from rome.core.jsonl import refuse_lone_surrogates
+from rome.core.jsonl import loads, refuse_lone_surrogates
 from rome.core.paths import shared_path
 
 DEMETR_FIELDS = ("id", "eng_sent", "mt_sent", "pert_sent", "pert_check", "severity")
@@ -177,10 +176,9 @@ def _records(path: Path) -> list[dict[str, Any]]:
     if not text.strip():
         raise InputError(f"{path}: the file is empty")
     if text.lstrip().startswith("["):
-        try:
-            rows = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{path}: malformed JSON array ({exc.msg}, line {exc.lineno})") from None
+        rows = loads(text, str(path), lines=True, surrogates=True, noun="JSON array")
+        if not isinstance(rows, list):
+            raise InputError(f"{path}: expected a JSON array of records, got {type(rows).__name__}")
         for i, row in enumerate(rows, start=1):
             if not isinstance(row, dict):
                 raise InputError(f"{path}: record {i} is a {type(row).__name__}, not a JSON object")
@@ -190,11 +188,11 @@ def _records(path: Path) -> list[dict[str, Any]]:
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{path}:{number}: not a JSON array, and line {number} is not a JSON object "
-                             f"({exc.msg}); expected a DEMETR JSON file or a JSONL challenge file") from None
+        if line.lstrip().startswith(("{", "[")):
+            obj = loads(line, f"{path}:{number}", surrogates=True)
+        else:
+            raise InputError(f"{path}:{number}: not a JSON array, and line {number} is not a JSON object; "
+                             "expected a DEMETR JSON file or a JSONL challenge file")
         if not isinstance(obj, dict):
             raise InputError(f"{path}:{number}: expected a JSON object, got {type(obj).__name__}")
         refuse_lone_surrogates(obj, f"{path}:{number}")
