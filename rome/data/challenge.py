@@ -49,6 +49,8 @@ SEVERITY_ORDER = ("base", "minor", "major", "critical")
 RESERVED_CATEGORY = "ALL"
 #: the severity of the summary row ``ALL`` (every item pooled); an item's severity may not be named so
 ALL_SEVERITY = "all"
+#: how a category's label shows its items without a severity when others have one; no item's severity may be named so
+NO_SEVERITY = "(none)"
 SUFFIXES = (".json", ".jsonl")
 
 SKIP_PERT_CHECK = "pert_check false"
@@ -127,8 +129,15 @@ def severity_rank(severity: str) -> tuple[int, str]:
 
 
 def category_severity(items: Iterable[ChallengeItem]) -> str:
-    """A category's severity: the one its items share, ``a+b`` when they differ, ``""`` when none is given."""
-    found = sorted({i.severity for i in items if i.severity}, key=severity_rank)
+    """A category's severity: the one its items share, ``a+b`` when they differ, ``""`` when none is given.
+
+    Items without one count as :data:`NO_SEVERITY` beside items with one (``major+(none)``): a category of
+    one "major" item and one without must not be labelled "major".
+    """
+    given = [i.severity for i in items]
+    found = sorted({s for s in given if s}, key=severity_rank)
+    if found and not all(given):
+        found.append(NO_SEVERITY)
     return "+".join(found)
 
 
@@ -257,6 +266,8 @@ def _severity(row: dict[str, Any]) -> str:
     name = _printable(value.strip(), "severity", row["_where"])
     if name.lower() == ALL_SEVERITY:
         raise InputError(f"{row['_where']}: severity {name!r} is reserved for the summary row ALL; rename it")
+    if name == NO_SEVERITY:
+        raise InputError(f"{row['_where']}: severity {name!r} is reserved for items without one; leave it out")
     return name
 
 
