@@ -179,14 +179,15 @@ def _score_file(args: argparse.Namespace) -> int:
         raise InputError("--input needs --output FILE")
     if args.resume and args.force:
         raise InputError("give --resume or --force, not both (--resume keeps the output, --force replaces it)")
-    with output_lock(args.output):  # a second run on this output is refused until this one ends
-        _check_paths(args)
-        return _score_locked(args)
-
-
-def _score_locked(args: argparse.Namespace) -> int:
+    _check_paths(args)  # before any work; again under the lock, which only then is taken (it makes the folder)
     names = _metric_names(args)
     items = _load_pairs(args.input, _references_needed(names))
+    with output_lock(args.output):  # a second run on this output is refused until this one ends
+        _check_paths(args)
+        return _score_locked(args, names, items)
+
+
+def _score_locked(args: argparse.Namespace, names: list[str], items: list[Item]) -> int:
     from rome.core.cache import ScoreCache, default_cache_path
     from rome.core.engine import CHUNK_SIZE, Corpus, ScoringEngine, cache_signature, get_executor
     from rome.core.files import replaced_when_complete

@@ -101,11 +101,12 @@ def check_output(path: Path, kind: OutputKind, *, inputs: Iterable[tuple[str, Pa
     ``("the annotation store", store)``), none of which may be the output. ``replace=False``: an existing
     output is refused too, with ``exists_hint`` (commands that replace only with ``--force``).
     """
+    target = Path(os.path.realpath(path))  # what the writer writes: ``sub/../f`` is ``f`` even without ``sub``
     for what, source in inputs:
-        if source is not None:
-            refuse_same_file(Path(source), path, flag, what)
+        if source is not None and (same_file(source, target) or same_file(source, path)):
+            raise InputError(f"{flag} {path} is {what} {source}; write the output to another file")
     try:
-        mode = os.stat(path).st_mode
+        mode = os.stat(target).st_mode
     except FileNotFoundError:
         return
     if stat.S_ISDIR(mode):
@@ -115,7 +116,7 @@ def check_output(path: Path, kind: OutputKind, *, inputs: Iterable[tuple[str, Pa
                          "files and never replaces anything else, --force or not")
     if not replace:
         raise InputError(f"{path} exists; {exists_hint}")
-    if not kind.recognises(path):
+    if not kind.recognises(target):
         lacks = "its first line lacks" if kind.jsonl else "it lacks"
         raise InputError(f"{flag} {path} is not {kind.description} ({lacks} {', '.join(sorted(kind.fields))}); "
                          f"rome replaces only its own outputs: move the file away or give another {flag}")
