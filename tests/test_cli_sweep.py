@@ -227,8 +227,13 @@ def test_annotate_never_writes_over_the_store_it_reads(tmp_path, capsys, action)
                 ["annotate", "--validity", str(todo), "--annotator", "ann", "--store", str(store),
                  "--out", str(store), "--port", "0"])
     before = store.read_bytes()
-    capsys.readouterr()
-    refused(capsys, argv, "store")
+    if action == "validity":  # in a child: a server that is not refused would serve until killed
+        try:
+            one_line_error(run_cli(*argv, timeout=60), "store")
+        except subprocess.TimeoutExpired:
+            pytest.fail("the server started, with the labelled card to be written over its store")
+    else:
+        refused(capsys, argv, "store")
     assert store.read_bytes() == before and _is_sqlite(store)
 
 
@@ -520,3 +525,22 @@ def test_several_runs_of_one_suite_give_rows_that_name_their_run(tmp_path):
     keys = [tuple(row[: table.columns.index("n")]) for row in table.rows]
     assert table.columns[:4] == ["corpus", "perturbation", "check", "run"]
     assert len(keys) == 2 and len(set(keys)) == 2 and {k[3] for k in keys} == {"rep", "rep-seed5"}
+
+
+# -- the same rule for commands with an output folder ---------------------------------------------------------
+@pytest.mark.parametrize("command", ["suite", "challenge", "correlation", "annotations"])
+def test_a_command_never_writes_its_folder_over_its_own_input(tmp_path, capsys, command):
+    """An input lying in the output folder could be one of the files of fixed names written there
+    (``rome challenge out/items.jsonl --out out`` replaced its own input by its per-item scores)."""
+    argv, path = _command_input(tmp_path, command, "1")
+    if command == "correlation":  # a valid rating file: every item with the same criteria
+        path.write_text("".join(json.dumps({"id": i, "hypothesis": f"a hotel {i}", "references": ["the hotel"],
+                                            "quality": i}) + "\n" for i in range(4)), encoding="utf-8")
+    inside = tmp_path / "out" / {"suite": "cases.jsonl", "challenge": "items.jsonl", "correlation": "scores.jsonl",
+                                 "annotations": "robustness.csv"}[command]
+    inside.parent.mkdir()
+    shutil.move(path, inside)
+    argv = [str(inside) if arg == str(path) else arg for arg in argv]
+    before = inside.read_bytes()
+    refused(capsys, argv, "holds the", "give another --out")
+    assert inside.read_bytes() == before

@@ -122,6 +122,22 @@ def check_output(path: Path, kind: OutputKind, *, inputs: Iterable[tuple[str, Pa
                          f"rome replaces only its own outputs: move the file away or give another {flag}")
 
 
+def refuse_inputs_in_folder(folder: Path, inputs: Iterable[tuple[str, Path | None]], flag: str = "--out") -> None:
+    """One-line error when an input is the output folder or lies directly in it.
+
+    Commands with an output folder (suite, challenge, report) write files of fixed names there
+    (``cases.jsonl``, ``items.jsonl``, ``scores.jsonl`` ...); an input beside them could be one of them.
+    """
+    target = Path(os.path.realpath(folder))
+    for what, source in inputs:
+        if source is None:
+            continue
+        real = Path(os.path.realpath(source))
+        if real == target or real.parent == target:
+            raise InputError(f"{flag} {folder} holds {what} {source}: the command writes its files there and could "
+                             f"replace it; give another {flag}")
+
+
 @contextmanager
 def output_lock(path: Path, flag: str = "--output") -> Iterator[None]:
     """Hold an exclusive lock on ``path`` for the block, or refuse at once (one line) when another run holds it.
