@@ -6,6 +6,14 @@ for every encoder-based metric of a run), and bert-score's ``greedy_cos_idf`` an
 ``get_idf_dict`` do the rest, batched exactly as ``bert_cos_score_idf`` batches them, so the
 numbers are bert-score's (tests/test_baselines_bertscore.py proves it on real data).
 
+A score does not depend on its batch, and stays in 0..1. bert-score's matching multiplies the
+similarities by the padding mask, so a padded position offers a similarity of 0 to each token's
+greedy max: in a batch, a token whose best cosine is negative counts as 0 in a row shorter than the
+longest (padded) and as negative in the longest or a lone one (``§`` against a reference scored
+-0.033 alone, 0.0 batched). Every row is therefore given one masked position more than the batch
+needs (:func:`_padded`): each token's best match is floored at 0 in every row, whatever the batch,
+which keeps P, R and F within 0..1; the numbers are bert-score's wherever its own row was padded.
+
 The encoder takes hidden state ``layer`` of the full model; bert-score truncates the model to
 ``num_layers`` layers and takes the last one. The two are the same for BERT-style encoders
 (the embedded MiniLM included). Equality is proven for WordPiece models; bert-score's
@@ -69,6 +77,9 @@ class BERTScore(CorpusFittedMetric):
         """bert-score's idf dict; without idf, 1 for every token but [CLS] and [SEP]."""
         if self.idf:
             return self._stats()
+        return self._uniform_weights()
+
+    def _uniform_weights(self) -> dict[int, float]:
         tokenizer = self.encoder.tokenizer
         weights: dict[int, float] = defaultdict(lambda: 1.0)
         weights[tokenizer.sep_token_id] = 0
@@ -81,14 +92,15 @@ class BERTScore(CorpusFittedMetric):
 
         unique = list(dict.fromkeys([*references, *hypotheses]))
         table = dict(zip(unique, self.encoder.encode(unique, self.resolved_layer)))
-        weights = self._weights()
+        weights, uniform = self._weights(), self._uniform_weights()
         rows = []
         with torch.no_grad():
             for start in range(0, len(hypotheses), MATCH_BATCH):
-                ref_stats = _padded([table[r] for r in references[start : start + MATCH_BATCH]], weights)
-                hyp_stats = _padded([table[h] for h in hypotheses[start : start + MATCH_BATCH]], weights)
+                ref_stats = _padded([table[r] for r in references[start : start + MATCH_BATCH]], weights, uniform)
+                hyp_stats = _padded([table[h] for h in hypotheses[start : start + MATCH_BATCH]], weights, uniform)
                 rows.append(torch.stack(greedy_cos_idf(*ref_stats, *hyp_stats), dim=-1))
-        return torch.cat(rows)[:, OUTPUTS.index(self.output)].double().numpy()
+        scores = torch.cat(rows)[:, OUTPUTS.index(self.output)].double().numpy()
+        return np.clip(scores, 0.0, 1.0)  # a cosine of 1 + 1e-7 (float rounding) is 1
 
     def _signature_fields(self) -> list[tuple[str, object]]:
         layer = self.layer if self.layer is not None else "last"
@@ -98,13 +110,24 @@ class BERTScore(CorpusFittedMetric):
         ]
 
 
-def _padded(embeddings: list[TokenEmbeddings], weights: dict[int, float]):
-    """``bert_cos_score_idf``'s ``pad_batch_stats``: embeddings padded with 2.0, idf, length mask."""
+def _padded(embeddings: list[TokenEmbeddings], weights: dict[int, float], uniform: dict[int, float]):
+    """``bert_cos_score_idf``'s ``pad_batch_stats`` (embeddings padded with 2.0, idf, length mask), with one
+    masked position more than the longest row needs, so every row has one (see the module doc).
+
+    A sentence whose every token has idf 0 (each is in every reference of the corpus) would divide 0 by 0
+    (bert-score: NaN); its tokens are weighted as without idf (``uniform``) instead.
+    """
     import torch
+    from torch.nn.functional import pad
     from torch.nn.utils.rnn import pad_sequence
 
+    def token_weights(ids: list[int]) -> list[float]:
+        found = [weights[i] for i in ids]
+        return found if sum(found) > 0 else [uniform[i] for i in ids]
+
     vectors = [torch.from_numpy(e.vectors) for e in embeddings]
-    idf = [torch.tensor([weights[i] for i in e.input_ids], dtype=torch.float) for e in embeddings]
+    idf = [torch.tensor(token_weights(e.input_ids), dtype=torch.float) for e in embeddings]
     lengths = torch.tensor([len(e.input_ids) for e in embeddings])
-    mask = torch.arange(int(lengths.max())).expand(len(embeddings), -1) < lengths.unsqueeze(1)
-    return pad_sequence(vectors, batch_first=True, padding_value=2.0), mask, pad_sequence(idf, batch_first=True)
+    mask = torch.arange(int(lengths.max()) + 1).expand(len(embeddings), -1) < lengths.unsqueeze(1)
+    padded = pad(pad_sequence(vectors, batch_first=True, padding_value=2.0), (0, 0, 0, 1), value=2.0)
+    return padded, mask, pad(pad_sequence(idf, batch_first=True), (0, 1), value=0.0)

@@ -27,7 +27,7 @@ from reports.stats import coefficient, holm, mcnemar_exact, wilson_interval
 from reports.tables import Table, fmt, provenance, write_all
 from reports.validity import INFORMATIVE, UNMEASURED, CardStatus, card_statuses
 from rome.core.errors import InputError
-from rome.core.jsonl import read_jsonl
+from rome.core.jsonl import load_json_file, read_jsonl
 from rome.core.paths import output_dir
 
 CRITERIA = ("fluency", "semantics", "grammar")
@@ -55,6 +55,11 @@ class SuiteOutput:
         """The texts the cases came from (outputs written before corpora existed ran on the dialogue texts)."""
         return str(self.summary.get("corpus") or "dialogue")
 
+    @property
+    def run(self) -> str:
+        """The output folder's name: what tells two runs of one suite on one corpus apart."""
+        return self.path.name
+
 
 @dataclass
 class RobustnessReport:
@@ -73,6 +78,17 @@ class RobustnessReport:
     def corpora(self) -> list[str]:
         return list(dict.fromkeys(s.corpus for s in self.suites))
 
+    @property
+    def repeated(self) -> bool:
+        """Whether two outputs hold the same suite on the same corpus (then each row names its run)."""
+        keys = [(s.corpus, s.name) for s in self.suites]
+        return len(set(keys)) < len(keys)
+
+    @property
+    def key_columns(self) -> tuple[str, ...]:
+        """:data:`KEY_COLUMNS`, plus ``run`` (the output folder) when the outputs hold several runs of one suite."""
+        return (*KEY_COLUMNS, "run") if self.repeated else KEY_COLUMNS
+
     def on_corpus(self, corpus: str) -> RobustnessReport:
         """The same report restricted to the suites run on ``corpus``."""
         from dataclasses import replace
@@ -80,19 +96,89 @@ class RobustnessReport:
         return replace(self, suites=[s for s in self.suites if s.corpus == corpus])
 
 
-def load_suite(directory: Path) -> SuiteOutput:
-    summary_path, cases_path = directory / "summary.json", directory / "cases.jsonl"
-    try:
-        summary = json.loads(summary_path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{summary_path}: malformed JSON ({exc.msg})") from None
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+
+
+#: what each kind of field of a suite's outputs must hold (``None`` is accepted for every optional field)
+_KINDS = {
+    "rate": ("a number from 0 to 1", lambda v: _is_number(v) and 0 <= v <= 1),
+    "count": ("a whole number >= 0", lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0),
+    "number": ("a number", _is_number),
+    "text": ("a string", lambda v: isinstance(v, str)),
+    "flag": ("true or false", lambda v: isinstance(v, bool)),
+    "object": ("an object", lambda v: isinstance(v, dict)),
+    "texts": ("a list of strings", lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v)),
+}
+_SUMMARY = {"suite": "text", "corpus": "text", "signatures": "object", "checks": "object", "coverage": "object",
+            "validity": "object", "perturbation": "object", "data": "object", "check_expectations": "object",
+            "trained_on_families": "object"}
+_STATS = {"pass_rate": "rate", "n": "count", "passes": "count", "median_change": "number", "median_delta": "number",
+          "mean_delta": "number", "worst_delta": "number", "unit": "text", "requirement": "text", "passed": "flag"}
+_COVERAGE = {"changed_share": "rate", "texts_tried": "count", "distinct_edits": "count", "top_edit_share": "rate"}
+_VALIDITY = {"card": "text", "published": "flag", "corpus": "text", "fingerprint": "text"}
+_SCORE = {"original": "number", "variant": "number", "delta": "number", "control": "number"}
+
+
+def _check_fields(obj: dict[str, Any], kinds: dict[str, str], where: str, prefix: str = "") -> None:
+    """One-line InputError naming the first field of ``obj`` that is not of its kind (a tampered output)."""
+    for key, kind in kinds.items():
+        value = obj.get(key)
+        what, ok = _KINDS[kind]
+        if value is not None and not ok(value):
+            shown = repr(value) if len(repr(value)) <= 60 else repr(value)[:57] + "..."
+            raise InputError(f"{where}: {prefix}{key} is {shown}, not {what} (not as rome suite writes it; "
+                             "edited by hand?)")
+
+
+def _check_summary(summary: Any, where: str) -> None:
+    """The fields of a summary.json the report reads, each of its kind; else one line naming the field."""
+    if not isinstance(summary, dict):
+        raise InputError(f"{where}: expected a JSON object (a suite summary), got {type(summary).__name__}")
     for key in ("suite", "signatures", "checks"):
         if key not in summary:
-            raise InputError(f"{summary_path}: missing {key!r} (not a suite summary)")
-    cases = [obj for _, obj in read_jsonl(cases_path)] if cases_path.exists() else []
-    for number, case in enumerate(cases, start=1):
-        if "case_id" not in case or not isinstance(case.get("scores"), dict):
-            raise InputError(f"{cases_path}:{number}: a case needs 'case_id' and 'scores'")
+            raise InputError(f"{where}: missing {key!r} (not a suite summary)")
+    _check_fields(summary, _SUMMARY, where)
+    for name, part, kinds in (("coverage", summary.get("coverage"), _COVERAGE),
+                              ("validity", summary.get("validity"), _VALIDITY)):
+        _check_fields(part or {}, kinds, where, f"{name}.")
+    _check_fields(summary.get("perturbation") or {}, {"kind": "text"}, where, "perturbation.")
+    _check_fields(summary["signatures"], dict.fromkeys(summary["signatures"], "text"), where, "signatures.")
+    _check_fields(summary.get("check_expectations") or {}, dict.fromkeys(summary.get("check_expectations") or {}, "text"),
+                  where, "check_expectations.")
+    families = summary.get("trained_on_families") or {}
+    _check_fields(families, dict.fromkeys(families, "texts"), where, "trained_on_families.")
+    for metric, checks in summary["checks"].items():
+        _check_fields(summary["checks"], {metric: "object"}, where, "checks.")
+        for check, stats in checks.items():
+            _check_fields(checks, {check: "object"}, where, f"checks.{metric}.")
+            _check_fields(stats or {}, _STATS, where, f"checks.{metric}.{check}.")
+
+
+def _check_case(case: dict[str, Any], where: str) -> None:
+    if "case_id" not in case or not isinstance(case.get("scores"), dict):
+        raise InputError(f"{where}: a case needs 'case_id' and 'scores'")
+    for metric, score in case["scores"].items():
+        _check_fields(case["scores"], {metric: "object"}, where, "scores.")
+        _check_fields(score, _SCORE, where, f"scores.{metric}.")
+    checks = case.get("checks") or {}
+    _check_fields(case, {"checks": "object"}, where)
+    for metric, verdicts in checks.items():
+        _check_fields(checks, {metric: "object"}, where, "checks.")
+        _check_fields(verdicts, dict.fromkeys(verdicts, "flag"), where, f"checks.{metric}.")
+
+
+def load_suite(directory: Path) -> SuiteOutput:
+    """One suite's outputs, every field the report reads checked (JSON limits, kinds): a tampered or foreign
+    file is a one-line error naming the file and field, never a traceback or a "nan%" cell."""
+    summary_path, cases_path = directory / "summary.json", directory / "cases.jsonl"
+    summary = load_json_file(summary_path)
+    _check_summary(summary, str(summary_path))
+    cases = []
+    if cases_path.exists():
+        for number, case in read_jsonl(cases_path):
+            _check_case(case, f"{cases_path}:{number}")
+            cases.append(case)
     return SuiteOutput(str(summary["suite"]), directory, summary, cases)
 
 
@@ -189,9 +275,14 @@ def _check_cell(stats: dict[str, Any] | None) -> str:
     return cell + ("" if delta is None else f" (Δ {delta:+.3f})")
 
 
-def row_key(suite: SuiteOutput, check: str) -> list[str]:
-    """The values of :data:`KEY_COLUMNS` for one row."""
-    return [suite.corpus, suite.name, check]
+def row_key(report: RobustnessReport, suite: SuiteOutput, check: str) -> list[str]:
+    """The values of the report's key columns for one row.
+
+    Several runs of one suite on one corpus (other seeds, samples, metrics) stay separate rows, each naming
+    its output folder: pooling them would count a text drawn by both twice and narrow every interval, and a
+    verdict belongs to the configuration that produced it.
+    """
+    return [suite.corpus, suite.name, check, *([suite.run] if report.repeated else [])]
 
 
 def coverage_cell(suite: SuiteOutput) -> str:
@@ -233,7 +324,8 @@ def provenance_notes(report: RobustnessReport) -> list[str]:
     for suite in report.suites:
         data = suite.summary.get("data", {})
         shown = {k: data[k] for k in ("source", "datasets", "path", "n_cases", "seed") if k in data}
-        notes.append(f"Suite {suite.name}: {len(suite.cases)} cases, data {json.dumps(shown, ensure_ascii=False)}")
+        run = f" (run {suite.run})" if report.repeated else ""
+        notes.append(f"Suite {suite.name}{run}: {len(suite.cases)} cases, data {json.dumps(shown, ensure_ascii=False)}")
     signatures: dict[str, set[str]] = defaultdict(set)
     for suite in report.suites:
         for metric, sig in suite.summary.get("signatures", {}).items():
@@ -338,7 +430,7 @@ def checks_table(report: RobustnessReport) -> Table:
                 flagged |= mark
                 cells.append(_check_cell(stats) + (f" {TRAINED_MARK}" if mark else ""))
             published = bool((suite.summary.get("validity") or {}).get("published"))
-            rows.append([*row_key(suite, check), str(n), PUBLISHED if published else validity_cell(status),
+            rows.append([*row_key(report, suite, check), str(n), PUBLISHED if published else validity_cell(status),
                          coverage_cell(suite), *cells])
     requirements = {f"{s.name}/{check}: {stats['requirement']}" for s in report.suites
                     for checks in s.summary["checks"].values() for check, stats in checks.items()
@@ -358,7 +450,7 @@ def checks_table(report: RobustnessReport) -> Table:
              *([TRAINED_NOTE] if flagged else []),
              *(f"Check {r}" for r in sorted(requirements)), *provenance_notes(report)]
     return Table("Robustness checks per perturbation (RoMe Table 7 layout)",
-                 [*KEY_COLUMNS, "n", "validity", "coverage", *metrics], rows, notes, label="checks")
+                 [*report.key_columns, "n", "validity", "coverage", *metrics], rows, notes, label="checks")
 
 
 def paired_outcomes(suite: SuiteOutput, check: str, a: str, b: str) -> tuple[list[bool], list[bool]]:
@@ -384,7 +476,7 @@ def comparison_table(report: RobustnessReport, a: str, b: str, alpha: float = AL
         for check in suite_checks(suite):
             left, right = paired_outcomes(suite, check, a, b)
             if left:
-                tested.append((row_key(suite, check), mcnemar_exact(left, right)))
+                tested.append((row_key(report, suite, check), mcnemar_exact(left, right)))
     adjusted = holm([t.p_value for _, t in tested])
     rows = []
     for (key, test), p_holm in zip(tested, adjusted):
@@ -399,7 +491,7 @@ def comparison_table(report: RobustnessReport, a: str, b: str, alpha: float = AL
              f"over the {len(rows)} rows; reading: a lead only when p (Holm) < {alpha:g}, else a tie",
              "Pass rates: Wilson 95 % intervals", *provenance_notes(report)]
     return Table(f"Paired comparison: {a} vs {b}",
-                 [*KEY_COLUMNS, "n", a, b, "difference (points)", f"{a} only", f"{b} only", "p", "p (Holm)",
+                 [*report.key_columns, "n", a, b, "difference (points)", f"{a} only", f"{b} only", "p", "p (Holm)",
                   "reading"], rows, notes, label=f"compare-{a}-{b}".replace("/", "_"))
 
 
@@ -428,7 +520,8 @@ def annotation_table(report: RobustnessReport) -> Table:
     metrics = report.metrics
     columns = ["perturbation", "n annotated", *(f"{m} {c[0]}" for m in metrics for c in CRITERIA)]
     rows = []
-    for label, suites in [*((s.name, [s]) for s in report.suites), (ALL, report.suites)]:
+    labels = [f"{s.name} ({s.run})" if report.repeated else s.name for s in report.suites]
+    for label, suites in [*((label, [s]) for label, s in zip(labels, report.suites)), (ALL, report.suites)]:
         cases = _annotated(suites, report)
         rhos = human_correlations(report, cases)
         rows.append([label, str(len(cases)), *(fmt(rhos[(m, c)]) for m in metrics for c in CRITERIA)])

@@ -47,10 +47,21 @@ def _pair(x, y) -> tuple[np.ndarray, np.ndarray]:
     return x, y
 
 
+def _unit_scale(values: np.ndarray) -> np.ndarray:
+    """``values`` divided by their largest magnitude (Pearson's r is scale-free): ratings or scores near
+    1e307 would overflow its sums of squares to inf and give NaN, which reads as "constant"."""
+    top = np.max(np.abs(values), axis=-1, keepdims=True)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(top > 0, values / np.where(top > 0, top, 1.0), values)
+
+
 def coefficient(x, y, method: str = "spearman") -> tuple[float, float]:
-    """``(coefficient, two-sided p)``; NaN for both when either side is constant (undefined)."""
+    """``(coefficient, two-sided p)``; NaN for both when either side is constant (undefined), and only then."""
     x, y = _pair(x, y)
     if np.ptp(x) == 0 or np.ptp(y) == 0:
+        return math.nan, math.nan
+    x, y = _unit_scale(x), _unit_scale(y)
+    if np.ptp(x) == 0 or np.ptp(y) == 0:  # distinct values that are equal once scaled: below float resolution
         return math.nan, math.nan
     if method == "spearman":
         res = stats.spearmanr(x, y)
@@ -64,6 +75,7 @@ def coefficient(x, y, method: str = "spearman") -> tuple[float, float]:
 
 
 def _rowwise_pearson(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    a, b = _unit_scale(a), _unit_scale(b)
     a = a - a.mean(axis=1, keepdims=True)
     b = b - b.mean(axis=1, keepdims=True)
     denom = np.sqrt((a * a).sum(axis=1) * (b * b).sum(axis=1))

@@ -30,6 +30,7 @@ from typing import Any
 
 from reports.stats import wilson_interval
 from rome.core.errors import InputError
+from rome.core.files import OutputKind, safe_output
 from rome.core.jsonl import read_jsonl
 
 #: below this validity a robustness row says more about the perturbation than about the metrics
@@ -42,6 +43,10 @@ GOOD_LABEL = {"invariant": "valid", "decrease": "intended"}
 CURRENT, STALE, UNMEASURED = "current", "STALE", "UNMEASURED"
 #: variants a card is drawn with (per expectation with ``--per-expectation``): the size the shipped cards hold
 CARD_SIZE = 60
+#: a card, todo or labelled: the only file a card is written over
+CARD_OUTPUT = OutputKind("a validity card", frozenset({"card", "variant", "expectation", "label"}))
+#: what to do when a card to draw is already there
+REDRAW_HINT = "pass --force to draw it again (any label already in it is lost)"
 #: the cell of a side the corpus gives no variant of (so its row has no cases either)
 NO_VARIANTS = "no variants"
 
@@ -293,8 +298,11 @@ def _checked(suite) -> set[str]:
     return {c.expectation for c in suite.case_checks}
 
 
-def write_card(lines: list[dict[str, Any]], path: Path) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("w", encoding="utf-8") as handle:
+def write_card(lines: list[dict[str, Any]], path: Path, inputs: list[tuple[str, Path | None]] = (),
+               replace: bool = True, flag: str = "--out") -> Path:
+    """Write a card with the one safe writer (:func:`rome.core.files.safe_output`): never over one of ``inputs``
+    nor over anything but a card; over an existing card only with ``replace``."""
+    with safe_output(path, CARD_OUTPUT, inputs=inputs, flag=flag, replace=replace,
+                     exists_hint=REDRAW_HINT) as handle:
         handle.writelines(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
     return path

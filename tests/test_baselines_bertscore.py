@@ -135,3 +135,33 @@ def test_idf_with_an_empty_text_in_the_corpus():
     assert idf[hotel] == pytest.approx(math.log(3 / 2))
     assert idf[tokenizer.cls_token_id] == 0 and idf[tokenizer.sep_token_id] == 0
     assert tokenizer.build_inputs_with_special_tokens([7]) == [tokenizer.cls_token_id, 7, tokenizer.sep_token_id]
+
+
+#: a reference against which the one-token hypothesis "§" has only negative cosines under the embedded MiniLM
+NEGATIVE_REFERENCE = "I am sorry there is no information about a venue in the city centre near X ."
+LONGER_PAIR = ("the restaurant near the river serves cheap italian food every day",
+               "the hotel is cheap and serves food near the river every single day and night ok")
+
+
+@pytest.mark.parametrize("hypothesis,reference", [("§", NEGATIVE_REFERENCE), ("∑∫", "The cat sat on the mat.")])
+@pytest.mark.parametrize("output", ["precision", "recall", "f1"])
+def test_a_score_does_not_depend_on_its_batch_and_stays_in_0_1(hypothesis, reference, output):
+    """Issue "product" defect 12: ``--hyp '∑∫'`` scored -0.0043 alone and 0.0 batched with a longer pair.
+
+    Cause: bert-score's matching multiplies the similarities by the padding mask, so a padded position
+    offers 0 to each token's greedy max; negative cosines counted as negative only in unpadded rows.
+    """
+    metric = BERTScore(output=output)
+    alone = metric.score([hypothesis], [reference])[0]
+    batched = metric.score([hypothesis, LONGER_PAIR[0]], [reference, LONGER_PAIR[1]])[0]
+    repeated = metric.score([hypothesis] * 3, [reference, reference, LONGER_PAIR[1]])[0]
+    assert 0.0 <= alone <= 1.0 and 0.0 <= batched <= 1.0
+    assert batched == pytest.approx(alone, abs=1e-6) and repeated == pytest.approx(alone, abs=1e-6)
+
+
+def test_idf_on_a_sentence_of_zero_idf_tokens_is_a_number_in_0_1():
+    """Every token of "the" is in every reference (idf 0): bert-score divides 0 by 0; scored uniformly instead."""
+    for output in ("precision", "recall", "f1"):
+        scores = BERTScore(idf=True, output=output).score(["the", "the cat"], ["the dog", "the cat"])
+        assert np.isfinite(scores).all() and ((scores >= 0) & (scores <= 1)).all()
+        assert scores[0] > 0.05  # "the" matches "the": not a silent 0

@@ -40,6 +40,11 @@ def one_line_error(done: subprocess.CompletedProcess, *fragments: str) -> None:
         assert fragment in done.stderr
 
 
+def score_rows(n: int, **fields) -> str:
+    """Lines shaped as rome score writes them (what ``--force`` may replace), with ``fields`` added."""
+    return "".join(json.dumps({"id": i, **fields, "scores": {}, "scored_with": {}}) + "\n" for i in range(n))
+
+
 def leftovers(folder: Path) -> list[str]:
     return sorted(p.name for p in folder.iterdir() if p.name.endswith(".partial"))
 
@@ -87,7 +92,7 @@ def test_resume_and_force_together_are_refused(tmp_path):
 def test_force_replaces_the_output_only_when_the_new_one_is_complete(tmp_path):
     src = pairs_file(tmp_path / "pairs.jsonl", 5)
     out = tmp_path / "out.jsonl"
-    out.write_text("old output\n", encoding="utf-8")
+    out.write_text(score_rows(1), encoding="utf-8")
     out.chmod(0o640)
     done = run_cli("score", "--input", str(src), "--output", str(out), "--metric", "bleu", "--force", "--chunk-size", "2")
     assert done.returncode == 0, done.stderr
@@ -98,7 +103,7 @@ def test_force_replaces_the_output_only_when_the_new_one_is_complete(tmp_path):
 def test_force_through_a_symlink_replaces_the_file_it_points_to(tmp_path):
     src = pairs_file(tmp_path / "pairs.jsonl", 2)
     real = tmp_path / "real.jsonl"
-    real.write_text("old\n", encoding="utf-8")
+    real.write_text(score_rows(1), encoding="utf-8")
     link = tmp_path / "link.jsonl"
     link.symlink_to(real)
     assert run_cli("score", "--input", str(src), "--output", str(link), "--metric", "bleu", "--force").returncode == 0
@@ -130,7 +135,7 @@ def _start_and_wait_for_partial(tmp_path: Path, out: Path, n: int) -> subprocess
 def test_killed_force_run_leaves_the_old_output_intact(tmp_path, how):
     """Issue item 1: killed mid-run, a 2,000-line file became 0 bytes."""
     out = tmp_path / "out.jsonl"
-    old = "".join(json.dumps({"id": i, "old": True}) + "\n" for i in range(2000))
+    old = score_rows(2000, old=True)
     out.write_text(old, encoding="utf-8")
     proc = _start_and_wait_for_partial(tmp_path, out, 20000)
     proc.send_signal(getattr(signal, how))

@@ -110,9 +110,10 @@ def test_bad_input_exits_2_with_one_line(tmp_path, capsys, rows, message):
 def test_refuses_to_overwrite_and_unknown_kind(tmp_path, capsys):
     src, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
     write_lines(src, [{"id": 1, "text": "Elon"}])
-    out.write_text("keep me\n")
+    earlier = '{"id": 1, "text": "Elon", "variants": [], "skipped": "no change"}\n'  # an earlier rome perturb output
+    out.write_text(earlier)
     assert main(["perturb", "--kind", "repetition", "--input", str(src), "--output", str(out)]) == 2
-    assert out.read_text() == "keep me\n"
+    assert out.read_text() == earlier
     assert main(["perturb", "--kind", "nope", "--input", str(src), "--output", str(out), "--force"]) == 2
     assert "unknown perturbation" in capsys.readouterr().err
     assert main(["perturb", "--kind", "repetition", "--input", str(tmp_path / "missing.jsonl"),

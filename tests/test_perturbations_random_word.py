@@ -140,3 +140,24 @@ def test_suffixes_clitics_and_placeholder_are_not_words(text, kept, backend):
             for piece in kept:
                 assert variant.text.count(piece) == text.count(piece), (seed, variant.text)
             assert "-AAA" not in variant.text and "'AAA" not in variant.text
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_decomposed_accents_stay_with_their_letters(backend):
+    """Issue "product" defect 15: "café" with a combining accent became "AAÁ" (the accent left on the token).
+
+    Words are grapheme clusters: the letter and its marks are replaced together; the text is not normalised,
+    so the untouched words keep their decomposed form byte for byte.
+    """
+    import random
+    import unicodedata
+
+    text = unicodedata.normalize("NFD", "Le café est très bon naïve.")
+    (variant,) = make(backend, n_words=10).apply(text, random.Random(0)).variants
+    assert len(variant.edits) >= 3  # café, très, naïve (at least) are replaced
+    for edit in variant.edits:  # each edit spans whole grapheme clusters: no mark left outside it
+        assert not (edit.end < len(text) and unicodedata.combining(text[edit.end])), edit
+    assert "AAA\u0301" not in variant.text and "AAA\u0300" not in variant.text and "AAA\u0308" not in variant.text
+    assert apply_edits(text, variant.edits) == variant.text
+    one = make(backend, n_words=1).apply(unicodedata.normalize("NFD", "café"), random.Random(0)).variants[0]
+    assert one.text == "AAA"

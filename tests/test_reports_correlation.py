@@ -183,8 +183,9 @@ class CountingBLEU:
 @pytest.mark.parametrize("bad,shown", [
     ('"quality": "4.0"', "'quality' must be a finite number, got '4.0' (a string)"),
     ('"quality": "NaN"', "'quality' must be a finite number, got 'NaN' (a string)"),
-    ('"quality": Infinity', "'quality' must be a finite number, got inf (not finite)"),
-    ('"human": {"quality": -Infinity}', "'quality' must be a finite number, got -inf (not finite)"),
+    # not JSON: refused by the JSON reader itself, with the line (issue "product", defect 10)
+    ('"quality": Infinity', "Infinity is not a JSON number"),
+    ('"human": {"quality": -Infinity}', "-Infinity is not a JSON number"),
     ('"human": {"quality": "4.0"}', "'quality' must be a finite number, got '4.0' (a string)"),
     ('"quality": null', "'quality' must be a finite number, got null"),  # issue "ground" #11: no file or line
     ('"quality": true', "'quality' must be a finite number, got true (a boolean)"),
@@ -216,7 +217,8 @@ def test_bad_ratings_are_refused_before_any_metric_scores(tmp_path, capsys, bad,
     finally:
         unregister("counting_bleu")
     err = capsys.readouterr().err.strip()
-    assert len(err.splitlines()) == 1 and f"{data}:4: rating {shown}" in err
+    expected = shown if "JSON number" in shown else f"rating {shown}"
+    assert len(err.splitlines()) == 1 and f"{data}:4: {expected}" in err
     assert CountingBLEU.scored == 0 and not (tmp_path / "out").exists()
 
 

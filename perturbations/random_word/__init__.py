@@ -14,20 +14,37 @@ Nor is a piece of a one-token unit (:data:`perturbations.language.spans.ATOMIC_R
 
 Without textattack the same choice runs in pure Python (regex words, the same function words);
 what is lost is only TextAttack's own tokenisation (``words_from_text``).
+
+Words are runs of grapheme clusters: a letter keeps its combining marks (:data:`WORD_RE` of the ``regex``
+package, whose word class includes marks), so decomposed "café" (``e`` + U+0301) becomes ``AAA``, never
+``AAÁ`` with the accent left on the token; the text is not normalised (NFC would rewrite the untouched
+words too, and no precomposed form exists for most marks). TextAttack splits a letter from its mark
+("tre", "s" for decomposed "très"), so a text holding a combining mark takes the Python path.
 """
 
 from __future__ import annotations
 
 import functools
 import random
+import unicodedata
+
+import regex
 
 from perturbations import thirdparty
 from perturbations.base import Edit, Perturbation, Result, Variant, apply_edits
 from perturbations.language.function_words import FUNCTION_WORDS, cased_variants
-from perturbations.language.spans import WORD_RE, atomic_spans, is_piece_of_unit, word_spans
+from perturbations.language.spans import atomic_spans, is_piece_of_unit, word_spans
 
 #: BAGEL's delexicalised name/place token: not a word of the sentence, never replaced
 PLACEHOLDER = "X"
+#: :data:`perturbations.language.spans.WORD_RE` on grapheme clusters: ``regex``'s ``\w`` takes a letter's
+#: combining marks with it (``re``'s stops before them)
+WORD_RE = regex.compile(r"\w+(?:['’\-]\w+)*")
+
+
+def has_combining_mark(text: str) -> bool:
+    """True when ``text`` holds a combining mark (decomposed accents, most Indic vowel signs)."""
+    return any(unicodedata.category(c).startswith("M") for c in text)
 
 
 @functools.cache
@@ -64,8 +81,9 @@ class RandomWordReplacement(Perturbation):
         #: None: textattack when importable; False: always the pure-Python path
         self.use_textattack = use_textattack
 
-    def backend(self) -> str:
-        if self.use_textattack is False:
+    def backend(self, text: str = "") -> str:
+        """``textattack`` or ``python``; a ``text`` with a combining mark always goes the Python path (module doc)."""
+        if self.use_textattack is False or has_combining_mark(text):
             return "python"
         if self.use_textattack or thirdparty.available("textattack"):
             return "textattack"
@@ -75,7 +93,7 @@ class RandomWordReplacement(Perturbation):
         return {"kind": self.kind, "n_words": self.n_words, "token": self.token, "backend": self.backend()}
 
     def _apply(self, text: str, rng: random.Random) -> Result:
-        backend = self.backend()
+        backend = self.backend(text)
         if backend == "textattack":
             state = rng.getstate()
             try:
@@ -100,7 +118,7 @@ class RandomWordReplacement(Perturbation):
         no piece of a one-token unit."""
         suffixes = (_suffix_indices(text, words) | _unit_pieces(text, words)) if text else set()
         return [i for i, w in enumerate(words)
-                if i not in done and w.lower() not in self.kept_words and w != self.token
+                if i not in done and unicodedata.normalize("NFC", w).lower() not in self.kept_words and w != self.token
                 and w != PLACEHOLDER and i not in suffixes]
 
     def _choose_python(self, text: str, rng: random.Random) -> tuple[list[str], list[int]]:

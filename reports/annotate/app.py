@@ -23,6 +23,7 @@ from reports.annotate import CRITERIA
 from reports.annotate.cases import Case
 from reports.annotate.store import AnnotationStore, Rating, validate_scores
 from rome.core.errors import InputError
+from rome.core.jsonl import loads
 
 #: host names accepted in the Host header when bound to a loopback address (guards against DNS rebinding)
 LOOPBACK_HOSTS = ["127.0.0.1", "localhost", "[::1]", "::1"]
@@ -67,13 +68,20 @@ class Session:
 
 
 def json_body() -> dict[str, Any]:
-    """The request's JSON object; 415 or 400 for anything else."""
+    """The request's JSON object; 415 or 400 for anything else.
+
+    Parsed by the one JSON reader of every command (:func:`rome.core.jsonl.loads`: depth, number size,
+    no NaN, no lone surrogate, which could never be stored as UTF-8), so a bad body is a 400 with the
+    reason, never a 500 from the store.
+    """
     if not request.is_json:
         abort(415, "send the body as application/json")
     try:
-        body = request.get_json(silent=True)
-    except RecursionError:  # json's parser recurses per bracket; silent=True only covers ValueError
-        abort(400, "the body is nested too deeply to be a rating")
+        body = loads(request.get_data().decode("utf-8"), "the body must be a JSON object")
+    except UnicodeDecodeError:
+        abort(400, "the body is not UTF-8 text")
+    except InputError as exc:
+        abort(400, str(exc))
     if not isinstance(body, dict):
         abort(400, "the body must be a JSON object")
     return body

@@ -11,15 +11,15 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from reports.annotate.store import SqliteStore, utc_timestamp
-from reports.validity import LABELS, load_card
+from reports.validity import CARD_OUTPUT, LABELS, load_card
 from rome.core.errors import InputError
+from rome.core.files import safe_output
 from rome.core.jsonl import read_jsonl, require_text
 from rome.core.paths import writable_default
 
@@ -270,22 +270,15 @@ def labelled_card(lines: list[CardLine], judgements: Mapping[str, Judgement]) ->
     return [{**x.raw, "label": judgements[x.key].label, "note": judgements[x.key].note} for x in lines]
 
 
-def write_labelled_card(lines: list[CardLine], judgements: Mapping[str, Judgement], out: str | Path) -> Path:
-    """Write the labelled card to ``out`` atomically (beside, then rename) and check it loads as a card."""
+def write_labelled_card(lines: list[CardLine], judgements: Mapping[str, Judgement], out: str | Path,
+                        inputs: Sequence[tuple[str, Path | None]] = ()) -> Path:
+    """Write the labelled card to ``out`` with the one safe writer (lock, beside then rename), checked to load
+    as a card before it replaces anything; never over one of ``inputs`` (the todo card, the store) nor over
+    a file that is not a card."""
     out = Path(out)
     card = labelled_card(lines, judgements)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_name(f".{out.name}.tmp")
-    with tmp.open("w", encoding="utf-8") as handle:
+    with safe_output(out, CARD_OUTPUT, inputs=inputs, flag="--out", check=load_card) as handle:
         handle.writelines(json.dumps(line, ensure_ascii=False) + "\n" for line in card)
-        handle.flush()
-        os.fsync(handle.fileno())
-    try:
-        load_card(tmp)  # the validity report's own check, before the card replaces anything
-    except InputError:
-        tmp.unlink()
-        raise
-    os.replace(tmp, out)
     return out
 
 

@@ -8,7 +8,6 @@ repeat the validation so that no path can store a rating outside 1-3.
 
 from __future__ import annotations
 
-import os
 import sqlite3
 import threading
 from collections.abc import Iterable, Mapping, Sequence
@@ -19,6 +18,7 @@ from typing import TypeVar
 
 from reports.annotate import CRITERIA, RATINGS
 from rome.core.errors import InputError
+from rome.core.files import OutputKind, safe_output
 from rome.core.jsonl import dump_line
 
 SCHEMA_VERSION = "1"
@@ -218,19 +218,22 @@ def load_ratings(paths: Iterable[str | Path]) -> list[Rating]:
     return [merged[k][0] for k in sorted(merged)]
 
 
-def export_jsonl(rows: Iterable[Rating], out: str | Path) -> int:
+#: what ``rome annotate export`` writes: the only file an export is written over
+RATINGS_EXPORT = OutputKind("a ratings export of rome annotate", frozenset({"case_id", "annotator", *CRITERIA}))
+
+
+def export_jsonl(rows: Iterable[Rating], out: str | Path, stores: Iterable[str | Path] = ()) -> int:
     """Write one line per rated case × annotator (format in docs/annotation.md); returns the count.
 
-    Written to a temporary file and renamed, so a crash never leaves a half-written export.
+    Written with the one safe writer (:func:`rome.core.files.safe_output`): never over one of the ``stores``
+    read nor over anything but an earlier export, and renamed into place, so a crash never leaves a
+    half-written export.
     """
-    out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_name(out.name + ".tmp")
     count = 0
-    with tmp.open("w", encoding="utf-8") as handle:
+    with safe_output(Path(out), RATINGS_EXPORT, flag="--out",
+                     inputs=[("the annotation store", Path(store)) for store in stores]) as handle:
         for row in rows:
             if not row.skipped:
                 handle.write(dump_line(row.export_line()))
                 count += 1
-    os.replace(tmp, out)
     return count

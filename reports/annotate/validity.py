@@ -68,7 +68,7 @@ class ValiditySession:
             judged = self.store.current(self.lines, self.annotator)
             if len(judged) < len(self.lines):
                 return None
-            return write_labelled_card(self.lines, judged, self.out)
+            return write_labelled_card(self.lines, judged, self.out, [("the judgement store", self.store.path)])
 
 
 def create_validity_app(lines: list[CardLine], store: JudgementStore, annotator: str, out: Path,

@@ -17,10 +17,14 @@ import sys
 from pathlib import Path
 
 from rome.core.errors import InputError
+from rome.core.files import OutputKind
 from rome.core.paths import writable_default
 
 DEFAULT_PORT = 8765
 STORE_NAME = "annotations.sqlite"
+#: what ``rome annotate agreement --json`` writes: the only file it is written over
+AGREEMENT_OUTPUT = OutputKind("an agreement report of rome annotate", frozenset({"annotators", "criteria"}),
+                              jsonl=False)
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -162,8 +166,10 @@ def run_validity(args: argparse.Namespace) -> int:
     _check_port(args.port)
     lines = load_todo_card(args.validity)
     out = _card_out(args.validity, args.card_out, default_card_out)
-    store = JudgementStore(args.store or writable_default(args.validity.parent / STORE_NAME, "cards",
-                                                          args.validity.parent.name, STORE_NAME))
+    store_path = args.store or writable_default(args.validity.parent / STORE_NAME, "cards",
+                                                args.validity.parent.name, STORE_NAME)
+    _check_card_out(out, args.validity, store_path)  # before the store is created: refused, nothing made
+    store = JudgementStore(store_path)
     known = {line.key: line.text_hash for line in lines}
     stale = [j for j in store.judgements(annotator).values() if j.line_key in known and j.text_hash != known[j.line_key]]
     if stale:
@@ -185,6 +191,18 @@ def _card_out(todo: Path, out: Path | None, default) -> Path:
     return out
 
 
+def _check_card_out(out: Path, todo: Path, store: Path) -> None:
+    """The labelled card may go to ``out``: not the todo card nor the store (as files, whatever the spelling),
+    not a device or another file, only a card (one judged before is replaced, as the app does on every save)."""
+    from reports.validity import CARD_OUTPUT
+    from rome.core.files import check_output
+
+    if store.resolve() == out.resolve():
+        raise InputError(f"--out {out} is the judgement store {store}; write the labelled card elsewhere")
+    check_output(out, CARD_OUTPUT, inputs=[("the card being judged", todo), ("the judgement store", store)],
+                 flag="--out")
+
+
 def run_export_card(args: argparse.Namespace) -> int:
     from reports.annotate.judgements import (
         JudgementStore,
@@ -195,9 +213,11 @@ def run_export_card(args: argparse.Namespace) -> int:
 
     lines = load_todo_card(args.todo)
     out = _card_out(args.todo, args.card_out, default_card_out)
+    _check_card_out(out, args.todo, args.judgement_store)
     with JudgementStore(args.judgement_store, create=False) as store:
         judged = store.current(lines, args.judge)
-    write_labelled_card(lines, judged, out)
+    write_labelled_card(lines, judged, out, [("the card being judged", args.todo),
+                                             ("the judgement store", args.judgement_store)])
     print(f"wrote {len(lines)} judged lines of card {lines[0].card!r} by {args.judge!r} to {out}", file=sys.stderr)
     return 0
 
@@ -206,7 +226,7 @@ def run_export(args: argparse.Namespace) -> int:
     from reports.annotate.store import export_jsonl, load_ratings
 
     rows = load_ratings(args.stores)
-    count = export_jsonl(rows, args.out)
+    count = export_jsonl(rows, args.out, args.stores)
     annotators = sorted({r.annotator for r in rows})
     print(f"wrote {count} ratings ({len({r.case_id for r in rows})} cases, annotators: "
           f"{', '.join(annotators) or 'none'}) to {args.out}", file=sys.stderr)
@@ -216,11 +236,15 @@ def run_export(args: argparse.Namespace) -> int:
 def run_agreement(args: argparse.Namespace) -> int:
     from reports.annotate.agreement import agreement, format_report
     from reports.annotate.store import load_ratings
+    from rome.core.files import check_output, safe_output
 
+    where = {"inputs": [("the annotation store", store) for store in args.stores], "flag": "--json"}
+    if args.json is not None:  # refused before the agreement is computed and printed
+        check_output(args.json, AGREEMENT_OUTPUT, **where)
     chosen = [a.strip() for a in args.annotators.split(",") if a.strip()] if args.annotators else None
     report = agreement(load_ratings(args.stores), chosen, args.min_spread)
     print(format_report(report), end="")
     if args.json is not None:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps(report.to_json(), ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+        with safe_output(args.json, AGREEMENT_OUTPUT, **where) as handle:
+            handle.write(json.dumps(report.to_json(), ensure_ascii=False, indent=2) + "\n")
     return 0

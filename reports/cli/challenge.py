@@ -109,11 +109,14 @@ def run(args: argparse.Namespace) -> int:
     from reports.tables import to_markdown
     from rome.core.cache import ScoreCache, default_cache_path
     from rome.core.engine import CHUNK_SIZE, MetricRecipe, Processes, ScoringEngine, order_pairs
+    from rome.core.files import refuse_inputs_in_folder
     from rome.core.paths import output_dir
     from rome.core.registry import expand_metric_names
     from suites.harness import ChallengeSet, Prefers, Suite
     from suites.harness.checks import MetricInfo
 
+    if args.out is not None:  # before any work (the default folder is checked once known)
+        refuse_inputs_in_folder(args.out, [("the input", path) for path in args.paths])
     started = time.perf_counter()
     # a challenge run is a suite over a challenge set: the same case source, sample and corpus rule as
     # ``pytest suites/demetr.py`` (suites.harness), then the challenge report instead of the checks
@@ -138,6 +141,7 @@ def run(args: argparse.Namespace) -> int:
     infos = {m: MetricInfo.of(m, metric) for m, metric in metrics.items()}
     result = build_result(items, pairs, scores, infos, args.seed, args.bootstrap)
     out = args.out or output_dir("challenge")
+    refuse_inputs_in_folder(out, [("the input", path) for path in args.paths])
     meta = {
         "paths": [str(p) for p in args.paths], "files": [f.describe() for f in data.files],
         "ignored": data.ignored, "items": len(items), "usable_items": len(data.items),

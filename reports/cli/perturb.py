@@ -3,9 +3,10 @@
 Each text gets its own generator seeded from ``--seed`` and the text's id
 (:func:`perturbations.base.text_rng`, the one rule the suites use too: the same text, id and seed give
 the same variant here and in ``rome suite``), so a line's variants do not depend on the order or the
-number of lines around it. The output is
-written to a temporary file and renamed when complete: a failed or killed run leaves no
-partial file, and never the input overwritten (``--output`` may not be the input file).
+number of lines around it. The output goes through the one safe writer (:mod:`rome.core.files`): written
+to a temporary file and renamed when complete (a failed or killed run leaves no partial file), under a
+lock (a second run on the same output is refused), never over the input, and with ``--force`` only over an
+earlier output of ``rome perturb`` (never a device, a pipe or another file).
 """
 
 from __future__ import annotations
@@ -16,9 +17,12 @@ from pathlib import Path
 from typing import Any
 
 from rome.core.errors import InputError, ResourceMissingError
+from rome.core.files import OutputKind
 from rome.core.jsonl import dump_line, read_jsonl, require_text
 
 PROGRESS_FROM = 200  # lines; shorter inputs finish before a bar would be useful
+#: what ``rome perturb --output`` writes: the only file ``--force`` replaces
+PERTURB_OUTPUT = OutputKind("an output of rome perturb", frozenset({"id", "text", "variants", "skipped"}))
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -80,17 +84,14 @@ def perturb_item(item: dict[str, Any], perturbations: dict[str, Any], seed: int)
 def run(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
-    from rome.core.files import refuse_same_file, replaced_when_complete
+    from rome.core.files import check_output, safe_output
 
-    refuse_same_file(args.input, args.output)
-    if args.output.is_dir():
-        raise InputError(f"--output {args.output} is a directory; give a file")
+    where = {"inputs": [("the input file", args.input)], "replace": args.force}
+    check_output(args.output, PERTURB_OUTPUT, **where)  # before any work; checked again under the lock
     items = load_texts(args.input)
-    if args.output.exists() and not args.force:
-        raise InputError(f"{args.output} exists; pass --force to overwrite it")
     perturbations = build(args.kind)
     changed = 0
-    with replaced_when_complete(args.output) as out:  # no partial output, an old one kept until then
+    with safe_output(args.output, PERTURB_OUTPUT, **where) as out:  # no partial output, an old one kept until then
         for item in tqdm(items, unit="text", disable=len(items) < PROGRESS_FROM, file=sys.stderr):
             row = perturb_item(item, perturbations, args.seed)
             changed += bool(row["variants"])

@@ -55,6 +55,7 @@ def run_correlation(args: argparse.Namespace) -> int:
     from reports.correlation import run_correlation as compute
     from reports.tables import to_markdown, write_all
     from rome.core.cache import ScoreCache, default_cache_path
+    from rome.core.files import refuse_inputs_in_folder
     from rome.core.paths import output_dir
     from rome.core.registry import expand_metric_names
     from rome.data.judged import load_dataset
@@ -68,6 +69,9 @@ def run_correlation(args: argparse.Namespace) -> int:
                                skip_unavailable=not args.metric or "all" in args.metric)
     single = len(datasets) == 1
     base = args.out or output_dir("correlation-" + "-".join(d.name for d in datasets))
+    files = [Path(name) for name in args.dataset if Path(name).exists()] + ([args.path] if args.path else [])
+    for folder in [base] if single else [base, *(base / d.name for d in datasets)]:
+        refuse_inputs_in_folder(folder, [("the dataset file", f) for f in files])
     cache = ScoreCache(None if args.no_cache else default_cache_path())
     results = []
     for dataset in datasets:
@@ -106,6 +110,7 @@ def _progress_bars():
 def run_robustness(args: argparse.Namespace) -> int:
     from reports.robustness import build_report, comparison_table, default_source, write_report
     from reports.tables import to_markdown
+    from rome.core.files import refuse_inputs_in_folder
     from rome.core.paths import output_dir
 
     check_alpha(args.alpha)
@@ -115,6 +120,9 @@ def run_robustness(args: argparse.Namespace) -> int:
     for a, b in compare:  # check the names before writing anything
         comparison_table(report, a, b, args.alpha)
     out = args.out or output_dir("robustness")
+    refuse_inputs_in_folder(out, [("the --annotations file", args.annotations)])
+    for corpus in report.corpora if len(report.corpora) > 1 else []:
+        refuse_inputs_in_folder(out / corpus, [("the --annotations file", args.annotations)])
     written = write_report(report, out, compare, args.alpha)
     print(f"{len(report.suites)} suites, {len(report.metrics)} metrics; wrote {written[0]}", file=sys.stderr)
     for a, b in compare:

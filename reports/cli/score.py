@@ -4,9 +4,12 @@ Pairs go through the one engine (:mod:`rome.core.engine`): scored in chunks, com
 score cache and appended to the output as they finish, so an interrupted run loses at most one
 chunk and ``--resume`` picks up after the last id written. Idf-like metrics are fitted on every
 pair of the input (the engine's corpus rule), also when resuming.
-Nothing already on disk is lost: the output may not be the input (as a file, whatever the
-spelling), ``--force`` writes a new file and renames it over the old one only when it is
-complete, and a fresh run that fails before its first row leaves no empty file behind.
+Nothing already on disk is lost (:mod:`rome.core.files`): the output may not be the input (as a file,
+whatever the spelling); an existing output is replaced or resumed only if it is a regular file written by
+``rome score`` (never a device, a pipe or another file, ``--force`` or not); a run holds a lock on its
+output, so a second run on it is refused while the first goes on; ``--force`` writes a new file and
+renames it over the old one only when it is complete; a fresh run that fails before its first row leaves
+no empty file behind.
 
 ``--resume`` makes the output complete for the input and the metrics asked for: rows not yet
 written are appended; rows written by an earlier run that lack a requested metric get it
@@ -15,9 +18,16 @@ scored and added (the file is rewritten safely); a last line cut off by a kill i
 It only ever *completes* a run, never mixes two: each row records what it was scored from and
 with (``scored_with``: a hash of its hypothesis and references, and each metric's signature), and
 ``--resume`` refuses, leaving the output untouched, when a row no longer matches its input line
-(edited, or lines without ids moved), a row's id is gone from the input, or a requested metric's
+(edited, or lines without ids moved), a row's id is gone from the input, a requested metric's
 signature differs from the one its rows were scored with (another ``--model``, setting, code or
-weights). ``--force`` scores everything again.
+weights; for a metric fitted on the whole input, such as CIDEr's document frequencies, lines added,
+removed or edited since), or a row is not a well-formed row of ``rome score`` (edited by hand).
+``--force`` scores everything again.
+
+A row's other fields follow its input line: they are copied from the input and do not change a score
+(only the hypothesis and references do, and those are checked), so ``--resume`` rewrites a row whose
+input line gained, lost or changed such a field (``system``, ``meta``) instead of refusing: the output is
+then the one a fresh run would write, at no scoring cost.
 """
 
 from __future__ import annotations
@@ -31,6 +41,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from rome.core.errors import InputError
+from rome.core.files import OutputKind
 from rome.core.jsonl import (
     dump_line,
     has_lone_surrogate,
@@ -43,6 +54,8 @@ from rome.core.jsonl import (
 Item = dict[str, Any]
 #: the field of each output row that records what it was scored from (``input``) and with (``signatures``)
 SCORED_WITH = "scored_with"
+#: what ``rome score --output`` writes: the only file ``--force`` replaces and ``--resume`` continues
+SCORE_OUTPUT = OutputKind("an output of rome score", frozenset({"scores", SCORED_WITH}))
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -152,23 +165,29 @@ def _load_pairs(path: Path, references_needed: bool = True) -> list[Item]:
 
 
 def _check_paths(args: argparse.Namespace) -> None:
-    from rome.core.files import refuse_same_file
+    """The output may be written: not the input, new or an output of rome score (see :mod:`rome.core.files`)."""
+    from rome.core.files import check_output
+
+    check_output(args.output, SCORE_OUTPUT, inputs=[("the input file", args.input)],
+                 replace=args.resume or args.force, exists_hint="pass --resume to continue it or --force to overwrite it")
+
+
+def _score_file(args: argparse.Namespace) -> int:
+    from rome.core.files import output_lock
 
     if args.output is None:
         raise InputError("--input needs --output FILE")
     if args.resume and args.force:
         raise InputError("give --resume or --force, not both (--resume keeps the output, --force replaces it)")
-    refuse_same_file(args.input, args.output)
-    if args.output.is_dir():
-        raise InputError(f"--output {args.output} is a directory; give a file")
-    if args.output.exists() and not (args.resume or args.force):
-        raise InputError(f"{args.output} exists; pass --resume to continue it or --force to overwrite it")
-
-
-def _score_file(args: argparse.Namespace) -> int:
-    _check_paths(args)
+    _check_paths(args)  # before any work; again under the lock, which only then is taken (it makes the folder)
     names = _metric_names(args)
     items = _load_pairs(args.input, _references_needed(names))
+    with output_lock(args.output):  # a second run on this output is refused until this one ends
+        _check_paths(args)
+        return _score_locked(args, names, items)
+
+
+def _score_locked(args: argparse.Namespace, names: list[str], items: list[Item]) -> int:
     from rome.core.cache import ScoreCache, default_cache_path
     from rome.core.engine import CHUNK_SIZE, FitCorpus, ScoringEngine, cache_signature, get_executor
     from rome.core.files import replaced_when_complete
@@ -251,6 +270,7 @@ def _resume(args: argparse.Namespace, engine, corpus, items: list[Item], names: 
     rows = [obj for _, obj in numbered]
     by_id = {str(row.get("id")): row for row in rows}
     _refuse_stale(args, items, numbered, names)
+    followed = _follow_input_lines(items, by_id)
     todo: list[Item] = []
     lacking: dict[tuple[str, ...], list[Item]] = {}
     for item in items:
@@ -262,10 +282,30 @@ def _resume(args: argparse.Namespace, engine, corpus, items: list[Item], names: 
         missing = tuple(name for name in names if name not in have)
         if missing:
             lacking.setdefault(missing, []).append(item)
+    if followed:
+        print(f"updated {followed} rows whose input lines changed fields other than the texts", file=sys.stderr)
     if lacking:
-        _add_missing_scores(args, engine, corpus, rows, by_id, lacking)
+        _add_missing_scores(args, engine, corpus, by_id, lacking)
+    if lacking or followed:
+        _rewrite(args.output, rows)
     print(f"resuming: {len(items) - len(todo)} of {len(items)} pairs already in {args.output}", file=sys.stderr)
     return todo
+
+
+def _malformed(row: Item) -> str | None:
+    """What is wrong with a row that has a ``scored_with`` record, or ``None`` for a well-formed row."""
+    record, scores = row[SCORED_WITH], row.get("scores")
+    if "id" not in row:
+        return "it has no 'id'"
+    if not isinstance(record.get("input"), str):
+        return f"{SCORED_WITH}.input is not a hash"
+    signatures = record.get("signatures")
+    if not isinstance(signatures, dict) or not all(isinstance(v, str) for v in signatures.values()):
+        return f"{SCORED_WITH}.signatures is not an object of signatures"
+    if not isinstance(scores, dict) or not all(isinstance(v, int | float) and not isinstance(v, bool)
+                                               for v in scores.values()):
+        return "'scores' is not an object of numbers"
+    return None
 
 
 def _refuse_stale(args: argparse.Namespace, items: list[Item], numbered: list[tuple[int, Item]],
@@ -279,6 +319,15 @@ def _refuse_stale(args: argparse.Namespace, items: list[Item], numbered: list[tu
         raise InputError(f"{out}:{unchecked[0][0]}: {len(unchecked)} rows have no {SCORED_WITH!r} record (written "
                          f"by an older rome score), so whether they match this input and these metrics cannot be "
                          f"checked{force}")
+    for n, row in numbered:
+        if why := _malformed(row):
+            raise InputError(f"{out}:{n}: not a row as rome score writes it ({why}; edited by hand?){force}")
+    seen: dict[str, int] = {}
+    for n, row in numbered:
+        if str(row["id"]) in seen:
+            raise InputError(f"{out}:{n}: id {row['id']!r} is in line {seen[str(row['id'])]} too: the output holds "
+                             f"two runs' rows{force}")
+        seen[str(row["id"])] = n
     gone = [(n, row) for n, row in numbered if str(row.get("id")) not in by_id]
     changed = [(n, row) for n, row in numbered
                if str(row.get("id")) in by_id and row[SCORED_WITH].get("input") != input_hash(by_id[str(row["id"])])]
@@ -290,20 +339,53 @@ def _refuse_stale(args: argparse.Namespace, items: list[Item], numbered: list[tu
                          f"id {row.get('id')!r}: {what}; lines without an id are numbered by line, so moving "
                          f"them changes their ids){force}")
     for name in names:
-        old = [(n, row[SCORED_WITH].get("signatures", {}).get(name)) for n, row in numbered
-               if name in (row.get("scores") or {})]
+        old = [(n, row[SCORED_WITH]["signatures"].get(name)) for n, row in numbered if name in row["scores"]]
         stale = [(n, sig) for n, sig in old if sig != args.signatures[name]]
         if stale:
             raise InputError(f"{out}: {name} in {len(stale)} rows was scored with a different signature "
-                             f"(line {stale[0][0]}: {stale[0][1]}; now: {args.signatures[name]}): another "
-                             f"--model, setting, code or weights{force}")
+                             f"(line {stale[0][0]}: {stale[0][1]}; now: {args.signatures[name]}): "
+                             f"{_why_signature_differs(stale[0][1], args.signatures[name])}{force}")
 
 
-def _add_missing_scores(args: argparse.Namespace, engine, corpus, rows: list[Item],
-                        by_id: dict[str, Item], lacking: dict[tuple[str, ...], list[Item]]) -> None:
-    """Score the requested metrics that rows already written lack, then rewrite the file safely."""
+def _why_signature_differs(old: str | None, new: str) -> str:
+    """The cause a signature change points to: only the corpus part (``|corpus:``) differs when the metric is
+    fitted on the whole input and the input's pairs changed; anything else is the metric's own settings."""
+    def without_corpus(signature: str) -> str:
+        return signature.split("|corpus:", 1)[0]
+
+    if old is not None and "|corpus:" in new and without_corpus(old) == without_corpus(new):
+        return ("this metric is fitted on every pair of the input (its idf or document frequencies), and the "
+                "input's pairs changed since (a line added, removed or edited), so the rows written score "
+                "against another corpus")
+    return "another --model, setting, code or weights"
+
+
+def _follow_input_lines(items: list[Item], by_id: dict[str, Item]) -> int:
+    """Make each row already written its input line plus its scores again (fields and their order, as a fresh
+    run writes them); returns how many rows changed. Only called once the texts are known to be unchanged."""
+    changed = 0
+    for item in items:
+        row = by_id.get(str(item["id"]))
+        if row is None:
+            continue
+        fresh = {**item, "scores": row["scores"], SCORED_WITH: row[SCORED_WITH]}
+        if list(fresh.items()) != list(row.items()):
+            row.clear()
+            row.update(fresh)
+            changed += 1
+    return changed
+
+
+def _rewrite(path: Path, rows: list[Item]) -> None:
     from rome.core.files import replaced_when_complete
 
+    with replaced_when_complete(path) as out:
+        out.writelines(dump_line(row) for row in rows)
+
+
+def _add_missing_scores(args: argparse.Namespace, engine, corpus, by_id: dict[str, Item],
+                        lacking: dict[tuple[str, ...], list[Item]]) -> None:
+    """Score the requested metrics that rows already written lack (the caller rewrites the file)."""
     for missing, group in lacking.items():
         print(f"adding {', '.join(missing)} to {len(group)} rows already in {args.output}", file=sys.stderr)
         for scored in _scored(args, engine, group, corpus, list(missing)):
@@ -313,5 +395,3 @@ def _add_missing_scores(args: argparse.Namespace, engine, corpus, rows: list[Ite
                     row["scores"] = {}
                 row["scores"].update(new["scores"])
                 row[SCORED_WITH].setdefault("signatures", {}).update(new[SCORED_WITH]["signatures"])
-    with replaced_when_complete(args.output) as out:
-        out.writelines(dump_line(row) for row in rows)

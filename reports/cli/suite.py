@@ -63,6 +63,7 @@ def run(args: argparse.Namespace) -> int:
     from suites.harness.outputs import summary, summary_markdown, write_outputs
     from suites.harness.runner import open_run, score_metric
 
+    _refuse_data_in_output(args)
     suite_run = open_run(args.name, data=args.data, n=args.n, seed=args.seed, metrics=args.metric,
                          no_cache=args.no_cache)
     only = len(suite_run.metric_names) == 1  # one metric asked for: missing is an error, not a left-out column
@@ -106,3 +107,11 @@ def validity_record(suite, data: str | None) -> dict[str, Any] | None:
                            f"rome annotate --validity {shlex.quote(str(todo))} --annotator NAME",
                            f"rome validity{given}"]
     return record
+
+
+def _refuse_data_in_output(args: argparse.Namespace) -> None:
+    """The --data file must not lie in the output folder, where cases.jsonl and summary.json are written."""
+    from rome.core.files import refuse_inputs_in_folder
+
+    if args.out is not None and args.data is not None and Path(args.data).exists():
+        refuse_inputs_in_folder(args.out, [("the --data file", Path(args.data))])

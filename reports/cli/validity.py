@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 from rome.core.errors import InputError
+from rome.core.files import check_output
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -35,13 +36,17 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--out", type=Path, default=None,
                    help="where --draw writes (default: <corpus>/<card>.todo.jsonl under --cards when given, "
                         "else under ROME_OUT/cards or ./rome-out/cards)")
+    p.add_argument("--force", action="store_true",
+                   help="--draw: replace an existing card at the output path (never a file that is not a card)")
     p.add_argument("--strict", action="store_true", help="exit 1 when a card is stale or missing")
     p.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from reports.validity import (
+        CARD_OUTPUT,
         CURRENT,
+        REDRAW_HINT,
         card_path,
         default_cards_dir,
         draw_card,
@@ -60,11 +65,17 @@ def run(args: argparse.Namespace) -> int:
         if args.data and len(args.data) > 1:
             raise InputError("--draw takes one --data")
         suite = load_suite(args.draw).configured(data=args.data[0] if args.data else None)
+        # the corpus drawn from is an input: the card never goes over it (nor over anything but a card)
+        inputs = [("the --data file", Path(args.data[0]))] if args.data else []
+        if args.out is not None:
+            check_output(args.out, CARD_OUTPUT, inputs=inputs, flag="--out", replace=args.force,
+                         exists_hint=REDRAW_HINT)
         lines = draw_card(suite, args.n, args.seed, args.per_expectation)
         if not lines:
             raise InputError(f"suite {args.draw!r}: the perturbation changed none of the texts tried")
         drawn_to = args.cards or output_dir("cards")  # the shipped cards are read, never written
-        out = write_card(lines, args.out or card_path(lines[0]["card"], suite.corpus, drawn_to).with_suffix(".todo.jsonl"))
+        out = write_card(lines, args.out or card_path(lines[0]["card"], suite.corpus, drawn_to).with_suffix(".todo.jsonl"),
+                         inputs=inputs, replace=args.force)
         print(f"wrote {len(lines)} unlabelled variants to {out}; label each line (docs/validity.md)", file=sys.stderr)
         return 0
     if args.cards is not None and not args.cards.is_dir():

@@ -30,6 +30,7 @@ from __future__ import annotations
 import ctypes
 import hashlib
 import os
+import socket
 import sys
 import threading
 import time
@@ -457,10 +458,36 @@ def _worker_score(pairs: list[Key], plan: dict[str, list[int]]) -> ChunkScores:
     return score_chunk(_WORKER["metrics"], pairs, plan)
 
 
+#: seconds a cluster address has to accept a connection before the ray engine gives up on it
+RAY_PROBE_TIMEOUT_S = 5.0
+
+
+def probe_ray_address(address: str, timeout: float = RAY_PROBE_TIMEOUT_S) -> None:
+    """One-line InputError unless something accepts a TCP connection at ``address`` (``host:port`` or
+    ``ray://host:port``; ``auto`` and ``local`` are Ray's own lookups, left to it).
+
+    ``ray.init`` itself retries a dead address for minutes without a word (and takes ~30 s to die on
+    SIGTERM); a refused or unanswered connection here is known in at most ``timeout`` seconds.
+    """
+    if address in ("auto", "local"):
+        return
+    host, sep, port = address.split("://", 1)[-1].rpartition(":")
+    if not sep or not port.isdigit() or not host:
+        raise InputError(f"Ray address {address!r}: expected host:port (or ray://host:port, or auto)")
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout):
+            pass
+    except OSError as exc:
+        why = f"no answer within {timeout:g} s" if isinstance(exc, TimeoutError) else (exc.strerror or str(exc))
+        raise InputError(f"no Ray cluster answers at {address} ({why}); start one "
+                         "(ray start --head) or give its address with --ray-address / RAY_ADDRESS") from None
+
+
 class Ray(Executor):
     """Ray actors (each builds the metrics once, fits them on the corpus and keeps its encoder warm).
 
-    Connects to ``RAY_ADDRESS`` (or ``address=``) when set, else starts a local instance.
+    Connects to ``RAY_ADDRESS`` (or ``address=``) when set, else starts a local instance. An address
+    that does not answer is a one-line error within seconds (:func:`probe_ray_address`).
     """
 
     name = "ray"
@@ -479,10 +506,15 @@ class Ray(Executor):
         if not ray.is_initialized():
             kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
             if self.address:
+                probe_ray_address(self.address)
                 kwargs["address"] = self.address
             else:
                 kwargs["num_cpus"] = self.workers or os.cpu_count() or 1
-            ray.init(**kwargs)
+            try:
+                ray.init(**kwargs)
+            except ConnectionError as exc:  # e.g. ``auto`` with no cluster running
+                raise InputError(f"cannot connect to Ray at {self.address or 'a local instance'}: "
+                                 f"{str(exc).splitlines()[0]}") from None
         return ray
 
     def run(self, engine, pairs, chunks, corpus):

@@ -1,25 +1,41 @@
-"""Output files that never destroy work: never the input itself, replaced only once complete.
+"""Output files that never destroy work: one safe writer for every command that writes a file.
 
-``rome score --force`` once opened its output for writing before scoring: with the input as
-the output a kill left 0 bytes. Now an output is checked against the input as a *file*
-(``os.path.samefile``: symlinks, hard links, ``..`` spellings), and a replacement is written
-to a temporary file beside the target and renamed over it at the end (``os.replace``, atomic
-on one file system), so the old file stays whole until the new one is.
+An output is written only
+
+- when it is not one of the command's inputs (a corpus, a todo card, a ratings store): checked as a *file*
+  (``os.path.samefile``: symlinks, hard links, ``..`` spellings), not as a spelling;
+- when it is new, or a regular file that is already an output of the same kind (:class:`OutputKind`,
+  recognised by the fields of its first JSON value; an empty file counts, it holds nothing): a device, a
+  named pipe, a directory, a SQLite store or a user's own file is never replaced, ``--force`` or not;
+- under an exclusive lock (:func:`output_lock`, ``fcntl.flock`` on ``.<name>.lock`` beside it), so a second
+  run on the same output is refused while the first holds it, instead of both writing and one run's rows
+  vanishing;
+- atomically when it is replaced (:func:`replaced_when_complete`: written beside it, renamed over it), so
+  the old file stays whole until the new one is.
+
+``rome score`` appends to a new output chunk by chunk instead (that is what makes ``--resume`` lose at
+most one chunk); it takes the same lock and the same checks.
 """
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
+import stat
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, suppress
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from rome.core.errors import InputError
 
 PARTIAL_SUFFIX = ".partial"
+LOCK_SUFFIX = ".lock"
+#: most bytes read to recognise an output by its first line (a line of a real output is far shorter)
+_FIRST_LINE_LIMIT = 1 << 22
 
 
 def same_file(a: str | Path, b: str | Path) -> bool:
@@ -30,20 +46,142 @@ def same_file(a: str | Path, b: str | Path) -> bool:
         return False
 
 
-def refuse_same_file(source: Path, output: Path) -> None:
+def refuse_same_file(source: Path, output: Path, flag: str = "--output", what: str = "the input file") -> None:
     """One-line error when ``output`` is ``source``: writing it would destroy the input."""
     if same_file(source, output):
-        raise InputError(f"--output {output} is the input file {source}; write the output to another file")
+        raise InputError(f"{flag} {output} is {what} {source}; write the output to another file")
+
+
+@dataclass(frozen=True)
+class OutputKind:
+    """What a command writes, so that a file already there can be told to be one of its outputs.
+
+    ``fields``: keys every record of such an output has; the first JSON value of the file is looked at
+    (its first line for JSON Lines, the whole document otherwise).
+    """
+
+    description: str
+    fields: frozenset[str]
+    jsonl: bool = True
+
+    def recognises(self, path: Path) -> bool:
+        """True for an empty file or one whose first record has :attr:`fields`."""
+        from rome.core.jsonl import loads
+
+        try:
+            with open(path, "rb") as handle:
+                raw = handle.readline(_FIRST_LINE_LIMIT) if self.jsonl else handle.read()
+            text = raw.decode("utf-8-sig")
+        except (OSError, UnicodeDecodeError):
+            return False
+        if not text.strip():
+            return os.path.getsize(path) == len(raw)  # empty, or blank up to the end
+        try:
+            first = loads(text, str(path), surrogates=True)
+        except InputError:
+            return False
+        if isinstance(first, list) and not self.jsonl:
+            first = first[0] if first else {}
+        return isinstance(first, dict) and self.fields <= first.keys()
+
+
+def _file_type(mode: int) -> str:
+    for test, name in ((stat.S_ISCHR, "character device"), (stat.S_ISBLK, "block device"),
+                       (stat.S_ISFIFO, "named pipe"), (stat.S_ISSOCK, "socket")):
+        if test(mode):
+            return name
+    return "special file"
+
+
+def check_output(path: Path, kind: OutputKind, *, inputs: Iterable[tuple[str, Path | None]] = (),
+                 flag: str = "--output", replace: bool = True, exists_hint: str = "pass --force to overwrite it") -> None:
+    """Refuse (one-line :class:`InputError`) to write ``path`` unless it is new or an output of ``kind``.
+
+    ``inputs``: ``(what, path)`` of each file the command reads or keeps (``("the input file", corpus)``,
+    ``("the annotation store", store)``), none of which may be the output. ``replace=False``: an existing
+    output is refused too, with ``exists_hint`` (commands that replace only with ``--force``).
+    """
+    target = Path(os.path.realpath(path))  # what the writer writes: ``sub/../f`` is ``f`` even without ``sub``
+    for what, source in inputs:
+        if source is not None and (same_file(source, target) or same_file(source, path)):
+            raise InputError(f"{flag} {path} is {what} {source}; write the output to another file")
+    try:
+        mode = os.stat(target).st_mode
+    except FileNotFoundError:
+        return
+    if stat.S_ISDIR(mode):
+        raise InputError(f"{flag} {path} is a directory; give a file")
+    if not stat.S_ISREG(mode):
+        raise InputError(f"{flag} {path} is a {_file_type(mode)}, not a regular file; rome writes only regular "
+                         "files and never replaces anything else, --force or not")
+    if not replace:
+        raise InputError(f"{path} exists; {exists_hint}")
+    if not kind.recognises(target):
+        lacks = "its first line lacks" if kind.jsonl else "it lacks"
+        raise InputError(f"{flag} {path} is not {kind.description} ({lacks} {', '.join(sorted(kind.fields))}); "
+                         f"rome replaces only its own outputs: move the file away or give another {flag}")
+
+
+def refuse_inputs_in_folder(folder: Path, inputs: Iterable[tuple[str, Path | None]], flag: str = "--out") -> None:
+    """One-line error when an input is the output folder or lies directly in it.
+
+    Commands with an output folder (suite, challenge, report) write files of fixed names there
+    (``cases.jsonl``, ``items.jsonl``, ``scores.jsonl`` ...); an input beside them could be one of them.
+    """
+    target = Path(os.path.realpath(folder))
+    for what, source in inputs:
+        if source is None:
+            continue
+        real = Path(os.path.realpath(source))
+        if real == target or real.parent == target:
+            raise InputError(f"{flag} {folder} holds {what} {source}: the command writes its files there and could "
+                             f"replace it; give another {flag}")
 
 
 @contextmanager
-def replaced_when_complete(path: Path) -> Iterator[TextIO]:
+def output_lock(path: Path, flag: str = "--output") -> Iterator[None]:
+    """Hold an exclusive lock on ``path`` for the block, or refuse at once (one line) when another run holds it.
+
+    The lock is ``fcntl.flock`` on ``.<name>.lock`` beside the file a symlink points to (the output itself
+    is replaced by a rename, so a lock on it would not survive); the kernel releases it when the process
+    dies, so a killed run never leaves a lock behind. The lock file is removed on release; a run that
+    opened it just before that notices (its inode is gone) and tries again on the new one.
+    """
+    target = Path(os.path.realpath(path))
+    target.parent.mkdir(parents=True, exist_ok=True)
+    lock = target.with_name(f".{target.name}{LOCK_SUFFIX}")
+    while True:
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise InputError(f"{flag} {path} is being written by another run (it holds {lock}); wait until it "
+                             "ends, or give another output") from None
+        try:
+            current = os.stat(lock).st_ino
+        except FileNotFoundError:
+            current = None
+        if current == os.fstat(fd).st_ino:
+            break
+        os.close(fd)  # the holder removed the file after we opened it: lock the new one
+    try:
+        yield
+    finally:
+        with suppress(OSError):
+            os.unlink(lock)
+        os.close(fd)
+
+
+@contextmanager
+def replaced_when_complete(path: Path, check: Callable[[Path], Any] | None = None) -> Iterator[TextIO]:
     """A text handle on a temporary file that replaces ``path`` only when the block ends normally.
 
     On any exception (an interrupt included) the temporary file is removed and ``path`` is
     untouched; only a hard kill can leave a ``.<name>.*.partial`` file behind. A symlink is
     followed, so the file it points to is replaced and the link kept. The new file keeps the
-    old one's permissions (or the umask's for a new file).
+    old one's permissions (or the umask's for a new file). ``check`` is called on the complete
+    temporary file before it replaces anything (raise to keep the old file).
     """
     target = Path(os.path.realpath(path))
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -54,12 +192,25 @@ def replaced_when_complete(path: Path) -> Iterator[TextIO]:
             yield handle
             handle.flush()
             os.fsync(handle.fileno())
+        if check is not None:
+            check(tmp)
         _copy_mode(target, tmp)
         os.replace(tmp, target)
     except BaseException:
         with suppress(OSError):
             tmp.unlink()
         raise
+
+
+@contextmanager
+def safe_output(path: Path, kind: OutputKind, *, inputs: Iterable[tuple[str, Path | None]] = (),
+                flag: str = "--output", replace: bool = True, exists_hint: str = "pass --force to overwrite it",
+                check: Callable[[Path], Any] | None = None) -> Iterator[TextIO]:
+    """The writer of every whole-file output: lock, :func:`check_output`, then :func:`replaced_when_complete`."""
+    with output_lock(path, flag):
+        check_output(path, kind, inputs=inputs, flag=flag, replace=replace, exists_hint=exists_hint)
+        with replaced_when_complete(path, check) as handle:
+            yield handle
 
 
 def _copy_mode(target: Path, tmp: Path) -> None:

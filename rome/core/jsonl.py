@@ -1,9 +1,19 @@
-"""JSON Lines in and out, with errors that name the file and line."""
+"""JSON and JSON Lines in and out, with limits, and errors that name the file and line.
+
+Every command reads its JSON input through :func:`loads` (one JSON value) or :func:`read_jsonl` (one
+object per line): nesting deeper than :data:`MAX_DEPTH`, a number longer than :data:`MAX_NUMBER_CHARS`
+characters, ``NaN``/``Infinity`` (not JSON, though Python's parser takes them) and a number too large
+for a float (``1e999``, which Python reads as infinity) are one-line :class:`InputError` naming the
+file and line, never a ``RecursionError``, ``ValueError`` or a NaN copied into an output.
+"""
 
 from __future__ import annotations
 
 import json
+import math
+import os
 import re
+import stat
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -13,19 +23,126 @@ from rome.core.errors import InputError
 #: a ``\uD800``-``\uDFFF`` escape: the only way a surrogate gets into text decoded from UTF-8
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+#: deepest nesting of arrays and objects accepted (the formats read here need 4 or 5 levels)
+MAX_DEPTH = 64
+#: longest number accepted, in characters (an id or a score needs far fewer; a 5,000-digit integer is an attack)
+MAX_NUMBER_CHARS = 100
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_BRACKET = re.compile(r"[\[\]{}]")
+
+
+class _Refused(ValueError):
+    """A number or constant the limits refuse (raised inside ``json.loads``' hooks)."""
+
+    def __init__(self, token: str, why: str) -> None:
+        super().__init__(why)
+        self.token = token
+
+
+def _int(token: str) -> int:
+    if len(token) > MAX_NUMBER_CHARS:
+        raise _Refused(token, f"a number of {len(token)} characters (at most {MAX_NUMBER_CHARS})")
+    return int(token)
+
+
+def _float(token: str) -> float:
+    if len(token) > MAX_NUMBER_CHARS:
+        raise _Refused(token, f"a number of {len(token)} characters (at most {MAX_NUMBER_CHARS})")
+    value = float(token)
+    if not math.isfinite(value):
+        raise _Refused(token, f"the number {token} is too large for a float")
+    return value
+
+
+def _constant(token: str) -> None:
+    raise _Refused(token, f"{token} is not a JSON number (use null, or leave the field out)")
+
+
+def _line_of(text: str, position: int) -> int:
+    return text.count("\n", 0, position) + 1
+
+
+def _check_depth(text: str) -> tuple[int, int] | None:
+    """``(depth, line)`` of the first bracket nested deeper than :data:`MAX_DEPTH`, else ``None``.
+
+    Counting brackets is cheap; only text with more than :data:`MAX_DEPTH` of them is scanned, with its
+    strings blanked out (JSON strings hold no raw newline, so line numbers are kept).
+    """
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return None
+    bare = _STRING.sub('""', text)
+    depth = 0
+    for match in _BRACKET.finditer(bare):
+        depth += 1 if match.group() in "[{" else -1
+        if depth > MAX_DEPTH:
+            return depth, _line_of(bare, match.start())
+    return None
+
+
+def loads(text: str, where: str, lines: bool = False, surrogates: bool = False, noun: str = "JSON") -> Any:
+    """``json.loads(text)`` within the limits of this module; any problem is one InputError naming ``where``.
+
+    ``where`` is ``file:line`` for one line of a JSONL file; for a whole document (``lines=True``) the
+    line of the problem is added to it. A lone surrogate (``"\\ud800"``: valid JSON, invalid Unicode)
+    is refused too unless ``surrogates`` (the caller then refuses it itself, naming the field). ``noun``
+    names the document in the message ("malformed JSON array").
+    """
+    def at(line: int) -> str:
+        return f"{where}:{line}" if lines else where
+
+    deep = _check_depth(text)
+    if deep is not None:
+        raise InputError(f"{at(deep[1])}: JSON nested more than {MAX_DEPTH} levels deep")
+    try:
+        value = json.loads(text, parse_int=_int, parse_float=_float, parse_constant=_constant)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{at(exc.lineno)}: malformed {noun} ({exc.msg})") from None
+    except _Refused as exc:
+        bare = _STRING.sub('""', text)
+        found = bare.find(exc.token)
+        raise InputError(f"{at(_line_of(bare, max(found, 0)))}: {exc}") from None
+    except RecursionError:  # below MAX_DEPTH only with a tiny recursion limit; kept as a one-line error anyway
+        raise InputError(f"{where}: JSON nested too deeply") from None
+    if not surrogates and _SURROGATE_ESCAPE.search(text):
+        refuse_lone_surrogates(value, where)
+    return value
+
+
+def load_json_file(path: str | Path) -> Any:
+    """One JSON document from a file (a summary, a JSON array of records), with this module's limits."""
+    path = Path(path)
+    try:
+        text = path.read_bytes().decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise InputError(f"{path}: not UTF-8 text") from None
+    return loads(text, str(path), lines=True)
+
+
+def check_readable(path: Path) -> None:
+    """One-line InputError unless ``path`` can be read as a text stream: a missing path is "no such file",
+    a directory is named so; a regular file, a named pipe or a device (``/dev/stdin``, ``/dev/null``) is read."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file") from None
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    if stat.S_ISDIR(mode):
+        raise InputError(f"{path}: is a directory, not a JSONL file")
+    if stat.S_ISSOCK(mode):
+        raise InputError(f"{path}: is a socket, not a JSONL file")
 
 
 def read_jsonl(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
     """Yield ``(line_number, object)``; blank lines are skipped, anything else must be an object.
 
-    A string holding a lone surrogate (``"\\ud800"``: valid JSON, invalid Unicode, so it could
-    never be written back out) is refused here, naming the line and field, before any work starts.
+    Each line goes through :func:`loads` (depth, number and NaN limits). A string holding a lone
+    surrogate (``"\\ud800"``: valid JSON, invalid Unicode, so it could never be written back out) is
+    refused here, naming the line and field, before any work starts. A named pipe or a device is read
+    like a file (``--input <(...)``, ``/dev/null`` is an empty input).
     """
     path = Path(path)
-    if path.is_dir():
-        raise InputError(f"{path}: is a directory, not a JSONL file")
-    if not path.is_file():
-        raise InputError(f"{path}: no such file")
+    check_readable(path)
     with path.open("rb") as handle:
         for number, raw in enumerate(handle, start=1):
             try:
@@ -34,10 +151,7 @@ def read_jsonl(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
                 raise InputError(f"{path}:{number}: not UTF-8 text") from None
             if not line.strip():
                 continue
-            try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise InputError(f"{path}:{number}: malformed JSON ({exc.msg})") from None
+            obj = loads(line, f"{path}:{number}", surrogates=True)
             if not isinstance(obj, dict):
                 raise InputError(f"{path}:{number}: expected a JSON object, got {type(obj).__name__}")
             if _SURROGATE_ESCAPE.search(line):
@@ -148,6 +262,6 @@ def _last_line_start(handle, size: int, block: int = 1 << 16) -> int:
 
 def _is_json_object(raw: bytes, first_line: bool) -> bool:
     try:
-        return isinstance(json.loads(raw.decode("utf-8-sig" if first_line else "utf-8")), dict)
-    except (UnicodeDecodeError, json.JSONDecodeError):
+        return isinstance(loads(raw.decode("utf-8-sig" if first_line else "utf-8"), "tail", surrogates=True), dict)
+    except (UnicodeDecodeError, InputError):
         return False

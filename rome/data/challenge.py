@@ -29,7 +29,6 @@ reason (:data:`SKIP_REASONS`), so a report can say what was left out: ``pert_che
 from __future__ import annotations
 
 import hashlib
-import json
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -38,7 +37,7 @@ from typing import Any
 
 from rome.core.contract import has_visible_text
 from rome.core.errors import InputError
-from rome.core.jsonl import refuse_lone_surrogates
+from rome.core.jsonl import loads, refuse_lone_surrogates
 from rome.core.paths import data_path
 
 DEMETR_FIELDS = ("id", "eng_sent", "mt_sent", "pert_sent", "pert_check", "severity")
@@ -51,6 +50,8 @@ SEVERITY_ORDER = ("base", "minor", "major", "critical")
 RESERVED_CATEGORY = "ALL"
 #: the severity of the summary row ``ALL`` (every item pooled); an item's severity may not be named so
 ALL_SEVERITY = "all"
+#: how a category's label shows its items without a severity when others have one; no item's severity may be named so
+NO_SEVERITY = "(none)"
 SUFFIXES = (".json", ".jsonl")
 #: the name ``rome challenge`` reads the shipped DEMETR files by (``demetr``, ``demetr/<file>``)
 SHIPPED_DEMETR = "demetr"
@@ -131,8 +132,15 @@ def severity_rank(severity: str) -> tuple[int, str]:
 
 
 def category_severity(items: Iterable[ChallengeItem]) -> str:
-    """A category's severity: the one its items share, ``a+b`` when they differ, ``""`` when none is given."""
-    found = sorted({i.severity for i in items if i.severity}, key=severity_rank)
+    """A category's severity: the one its items share, ``a+b`` when they differ, ``""`` when none is given.
+
+    Items without one count as :data:`NO_SEVERITY` beside items with one (``major+(none)``): a category of
+    one "major" item and one without must not be labelled "major".
+    """
+    given = [i.severity for i in items]
+    found = sorted({s for s in given if s}, key=severity_rank)
+    if found and not all(given):
+        found.append(NO_SEVERITY)
     return "+".join(found)
 
 
@@ -199,10 +207,9 @@ def _records(path: Path) -> list[dict[str, Any]]:
     if not text.strip():
         raise InputError(f"{path}: the file is empty")
     if text.lstrip().startswith("["):
-        try:
-            rows = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{path}: malformed JSON array ({exc.msg}, line {exc.lineno})") from None
+        rows = loads(text, str(path), lines=True, surrogates=True, noun="JSON array")
+        if not isinstance(rows, list):
+            raise InputError(f"{path}: expected a JSON array of records, got {type(rows).__name__}")
         for i, row in enumerate(rows, start=1):
             if not isinstance(row, dict):
                 raise InputError(f"{path}: record {i} is a {type(row).__name__}, not a JSON object")
@@ -212,11 +219,11 @@ def _records(path: Path) -> list[dict[str, Any]]:
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{path}:{number}: not a JSON array, and line {number} is not a JSON object "
-                             f"({exc.msg}); expected a DEMETR JSON file or a JSONL challenge file") from None
+        if line.lstrip().startswith(("{", "[")):
+            obj = loads(line, f"{path}:{number}", surrogates=True)
+        else:
+            raise InputError(f"{path}:{number}: not a JSON array, and line {number} is not a JSON object; "
+                             "expected a DEMETR JSON file or a JSONL challenge file")
         if not isinstance(obj, dict):
             raise InputError(f"{path}:{number}: expected a JSON object, got {type(obj).__name__}")
         refuse_lone_surrogates(obj, f"{path}:{number}")
@@ -281,6 +288,8 @@ def _severity(row: dict[str, Any]) -> str:
     name = _printable(value.strip(), "severity", row["_where"])
     if name.lower() == ALL_SEVERITY:
         raise InputError(f"{row['_where']}: severity {name!r} is reserved for the summary row ALL; rename it")
+    if name == NO_SEVERITY:
+        raise InputError(f"{row['_where']}: severity {name!r} is reserved for items without one; leave it out")
     return name
 
 
