@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The README's main job: set up .venv (idempotent) and produce, on the embedded offline defaults,
 # every shipped robustness suite on every shipped corpus, the robustness tables and the
-# BAGEL/SFHOTEL human-correlation table under rome-out/ (ROME_OUT overrides).
+# BAGEL/SFHOTEL human-correlation table, DEMETR and the bench under rome-out/ (ROME_OUT overrides),
+# then the results page docs/results.md (scripts/results.py).
 #   usage: bash scripts/main_job.sh [N]   (N: cases per suite, default 200; the correlation table
 #   scores every BAGEL and SFHOTEL output)
 set -euo pipefail
@@ -33,4 +34,15 @@ done
 "$ROME" report robustness --from "$OUT" --out "$OUT/robustness"
 # one side-by-side BAGEL/SFHOTEL table (RoMe Table 1 layout) plus each dataset's full report
 "$ROME" report correlation --dataset bagel --dataset sfhotel --out "$OUT/correlation"
-echo "main job done: see $OUT/robustness/ and $OUT/correlation/"
+# every metric on the 26 shipped DEMETR files; throughput against the encoder floor
+"$ROME" challenge demetr --metric all --out "$OUT/challenge-demetr"
+"$ROME" bench --n 1000 > "$OUT/bench.md"
+# held-out corpora kept outside the package (docs/heldout-cards/<name>/): ROME_HELDOUT="a.jsonl b.jsonl"
+: > "$OUT/validity-heldout.md"
+for file in ${ROME_HELDOUT:-}; do
+  "$ROME" validity --cards docs/heldout-cards --data "$file" >> "$OUT/validity-heldout.md"
+done
+[ -s "$OUT/validity-heldout.md" ] || rm "$OUT/validity-heldout.md"
+# the results page every figure of README and docs comes from (docs/results.md unless ROME_RESULTS)
+.venv/bin/python scripts/results.py --from "$OUT" --out "${ROME_RESULTS:-docs/results.md}"
+echo "main job done: see $OUT/robustness/, $OUT/correlation/ and ${ROME_RESULTS:-docs/results.md}"
