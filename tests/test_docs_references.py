@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from reports.cli import build_parser
+from suites.harness.spec import available_suites
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -59,6 +60,11 @@ def _commands(text: str) -> list[str]:
     return found
 
 
+def _names_a_suite(word: str) -> bool:
+    """A suite's name, not a file (``suites/mine.py``), an option or a placeholder (``SUITE``, ``<name>``)."""
+    return word.isidentifier() and not word.isupper()
+
+
 def _check_command(line: str) -> list[str]:
     line = line.split(" #", 1)[0].split(" | ", 1)[0].split(" > ", 1)[0].split(" && ", 1)[0]
     try:
@@ -78,6 +84,8 @@ def _check_command(line: str) -> list[str]:
             problems.append(f"`{line}`: no sub-command {words[0]!r}")
             return problems
         parser = choices[words.pop(0)]
+    if parser.prog == "rome suite" and words and _names_a_suite(words[0]) and words[0] not in available_suites():
+        problems.append(f"`{line}`: no shipped suite {words[0]!r}")
     known = set(parser._option_string_actions)
     for word in words:
         if word.startswith("--"):
@@ -146,6 +154,7 @@ def test_the_checker_catches_what_it_should():
     assert _check_command("rome suite passive_form --data news") == []
     assert _check_command("rome suite passive_form --no-such-option 1")
     assert _check_command("rome frobnicate --x")
+    assert _check_command("rome suite typos --n 20") and _check_command("rome suite SUITE --n 2") == []
     assert PROJECT_PATH.match("rome/metric/semantic.py") and not _exists("rome/metric/nope.py")
     assert _exists("docs/results.md") and not _exists("docs/nope.md")
     assert _missing_paths("run `scripts/nope.py` then\n```\nbash scripts/gone.sh\n```\n") == ["scripts/nope.py",
