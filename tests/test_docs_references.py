@@ -26,6 +26,7 @@ PROJECT_PATH = re.compile(r"^(?:rome|perturbations|suites|baselines|reports|test
 FENCE = re.compile(r"```[a-z]*\n(.*?)```", re.S)
 INLINE = re.compile(r"(?<!`)`([^`\n]+)`(?!`)")
 LINK = re.compile(r"\]\(([^)\s]+)\)")
+OUTSIDE = re.compile(r"\.\./shared/[^\s`)\"']*|\bROME_SHARED\b")
 EXAMPLE_FILE = re.compile(r"# ([\w./-]+\.\w+)\s")
 PYTHON_MODULE = re.compile(r"python3? -m ([\w.]+)")
 #: the project's own packages (``python -m`` of any other is a dependency's command)
@@ -138,6 +139,14 @@ def _missing_modules(text: str) -> list[str]:
 
 
 @pytest.mark.parametrize("doc", DOCS, ids=lambda p: p.name)
+def test_no_doc_sends_the_reader_outside_the_install(doc):
+    """The runtime reads its data from the package (``rome/data/datasets/``): a folder beside the
+    checkout (``../shared``) or the variable that once named it does not exist for a user."""
+    text = doc.read_text(encoding="utf-8")
+    assert OUTSIDE.findall(text) == []
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=lambda p: p.name)
 def test_every_named_file_and_module_exists(doc):
     text = doc.read_text(encoding="utf-8")
     missing = _missing_paths(text) + _missing_modules(text)
@@ -160,5 +169,6 @@ def test_the_checker_catches_what_it_should():
     assert _missing_paths("run `scripts/nope.py` then\n```\nbash scripts/gone.sh\n```\n") == ["scripts/nope.py",
                                                                                            "scripts/gone.sh"]
     assert _missing_paths("```python\n# suites/mine.py\nx = 1\n```\nthen `pytest suites/mine.py`") == []
+    assert OUTSIDE.findall("see `../shared/data/x.tsv` or set ROME_SHARED") == ["../shared/data/x.tsv", "ROME_SHARED"]
     assert _missing_modules("`python -m rome.training.scorer` and `python -m rome.training.nope`") == [
         "python -m rome.training.nope"]
