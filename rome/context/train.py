@@ -148,7 +148,7 @@ def main(argv: list[str] | None = None) -> int:
             optimiser.zero_grad()
             loss.backward()
             optimiser.step()
-            total += float(loss) * len(batch)
+            total += float(loss.detach()) * len(batch)
         print(f"epoch {epoch + 1}: loss {total / len(order):.3f}", file=sys.stderr, flush=True)
     head = head.cpu().eval()
 
