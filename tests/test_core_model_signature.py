@@ -15,7 +15,7 @@ import pytest
 
 from rome.core.cache import ScoreCache
 from rome.core.encoder import embedded_model_path
-from rome.core.engine import Corpus, ScoringEngine
+from rome.core.engine import FitCorpus, ScoringEngine
 from rome.core.registry import build_metric
 
 ENCODER_METRICS = ("bertscore", "moverscore", "rome")
@@ -90,7 +90,7 @@ def test_a_fresh_run_with_another_local_model_is_not_served_the_first_ones_score
 
     def run(model: Path):
         engine = ScoringEngine({"bertscore": build_metric("bertscore", model=str(model))}, cache)
-        return engine.score(pairs, Corpus.of("two pairs", pairs))["bertscore"].tolist()
+        return engine.score(pairs, FitCorpus.of("two pairs", pairs))["bertscore"].tolist()
 
     first = run(models["a"])
     hits = cache.hits
