@@ -9,7 +9,7 @@
   + b2)`` with ``W1, W2 ≥ 0``, ``act`` logistic (``"sigmoid"``) or ``relu`` (no ``activation``
   field).
 
-Why the penalty form (docs/rome.md, round 3): a classifier of "same meaning or damaged" is steep
+Why the penalty form (docs/rome.md, D7): a classifier of "same meaning or damaged" is steep
 where human paraphrases and near-miss damage overlap, so it turned a passive's small ``F_sem``
 drop into a score drop of several times that size; the penalty form keeps ``F_sem``'s slope of
 1 and lets grammar and structure only subtract. Training (``python -m rome.training.scorer``)

@@ -17,7 +17,7 @@ Steps, each a small function so tests and ``explain`` can look at them:
    so every word's weight is moved) solved by POT, divided by that mass; ``F_sem = 1 - EMD``
    (:func:`emd`).
 
-Two departures (round 4, docs/rome.md) in what a word pair's cosine means and which words
+Two departures (D4 and D5, docs/rome.md) in what a word pair's cosine means and which words
 weigh: :func:`rome.metric.words.word_similarity` counts one lemma as one word (cosine 1) and two
 different numbers as different (0), and the passive voice's own words (*be*, the agent's *by*,
 :func:`rome.metric.words.passive_markers`) weigh nothing, as they leave TED-SE's trees.
@@ -201,7 +201,7 @@ def semantic_similarity(
     verb groups, the passive's weightless markers): plain cosines and plain TF-IDF weights, as the
     paper has them. Two different prepositions or articles keep their cosine here (TED-SE holds them
     apart): the EMD measures how much meaning one sentence carries of the other, and two prepositions'
-    closeness is a fair answer for a paraphrase (docs/rome.md, changes 2 and 3).
+    closeness is a fair answer for a paraphrase (docs/rome.md: D6 and "Tried and rejected").
     """
     if len(ref) == 0 or len(hyp) == 0:
         return SemanticResult(0.0, np.ones((len(ref), len(hyp))), np.zeros(len(ref)), np.zeros(len(hyp)))

@@ -110,7 +110,7 @@ def node_equality(ref: Words, hyp: Words, theta: float = THETA, rules: bool = Tr
     """(p, q) boolean matrix: one word (:func:`rome.metric.words.word_rules`: same lemma, unless an
     inflection or a verb group's tense or aspect that carries meaning differs; same number), or cosine of
     the words' vectors > ``theta``; never two different numbers (as in the EMD), nor two different
-    prepositions or articles (docs/rome.md, change 3): a tree with *on* where the other has *in* is not
+    prepositions or articles (docs/rome.md, D6): a tree with *on* where the other has *in* is not
     the same tree, however close the two words' vectors are (one closed class shares every context).
     ``rules=False`` (``rome/paper``): the paper's equality, same lemma (a node *is* its lemma) or cosine >
     ``theta``."""

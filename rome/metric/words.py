@@ -131,7 +131,7 @@ AUXILIARY_DEPS = frozenset({"aux", "auxpass", "aux:pass"})
 def verb_group(parsed: ParsedText, i: int) -> str:
     """The tense and aspect a verb's finite verb group states, as ``"Tense=Past|Perf|Prog"``, or "".
 
-    Change 5 (docs/rome.md, kept): the lemma rule makes two forms of one verb one word unless both
+    Departure D4 (docs/rome.md, "Departures"): the lemma rule makes two forms of one verb one word unless both
     are finite with different tenses, so *ate* / *was eating*, *ate* / *has eaten* and *reported* / *will
     report* are one word and the change rests on a light auxiliary. English states tense and aspect in the
     verb *group* (Quirk et al. 1985 §3.54; UD's ``aux``): the tense of its finite member (none for a modal),

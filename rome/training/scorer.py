@@ -121,7 +121,7 @@ def train_net(x: np.ndarray, y: np.ndarray, features: tuple[str, ...], seed: int
     held-out likelihood); averaging the ``members`` networks' log-odds (seeds ``seed`` ...) is one network
     with ``members`` times the hidden units, scored like any other. Cross-validated log loss on
     the train side (5 folds by MR) rates both at least as good as the first round's network;
-    the measured effects and how the choice was made: docs/rome.md, "Round 2".
+    the choice and its effect: docs/rome.md, D7.
     """
     with _deterministic_torch() as torch:
         nets = [_fit(torch, x, y, features, seed + k, activation) for k in range(members)]
