@@ -163,14 +163,17 @@ def test_a_suite_on_texts_without_a_card_says_its_validity_is_unmeasured_and_how
     import reports.validity
 
     monkeypatch.setattr(reports.validity, "default_cards_dir", lambda: tmp_path / "cards")
+    monkeypatch.setenv("ROME_OUT", str(tmp_path / "rome-out"))
     data, out = _jsonl(tmp_path / "mine.jsonl"), tmp_path / "out"
     assert main(["suite", "contractions", "--data", str(data), "--metric", "chrf", "--no-cache", "--out", str(out)]) in (0, 1)
     printed = capsys.readouterr().out
     record = json.loads((out / "summary.json").read_text())["validity"]
     assert record["corpus"] == "mine" and record["states"]["invariant"]["state"] == "UNMEASURED"
-    todo = tmp_path / "cards" / "mine" / "contractions.todo.jsonl"
+    user_cards = tmp_path / "rome-out" / "cards"  # where rome validity --draw writes (never the package)
+    todo = user_cards / "mine" / "contractions.todo.jsonl"
     assert record["judge"] == [f"rome validity --draw contractions --data {data}",
-                               f"rome annotate --validity {todo} --annotator NAME", f"rome validity --data {data}"]
+                               f"rome annotate --validity {todo} --annotator NAME",
+                               f"rome validity --cards {user_cards} --data {data}"]
     for text in (printed, (out / "summary.md").read_text()):
         assert "invariant: UNMEASURED" in text and "no judged card for this perturbation on these texts" in text
         assert all(f"`{command}`" in text for command in record["judge"])
@@ -195,3 +198,32 @@ def test_a_suite_with_a_current_card_gives_its_figure_and_no_judging_commands(tm
     assert record["states"]["invariant"]["state"] == "current" and record["states"]["invariant"]["n"] == 10
     assert record["states"]["invariant"]["validity"] == pytest.approx(0.9) and "judge" not in record
     assert "invariant: 90% [" in printed and "UNMEASURED" not in printed and "rome validity --draw" not in printed
+
+
+def test_a_card_the_user_judged_is_read_and_a_suite_file_is_named_as_given(tmp_path, capsys, monkeypatch):
+    """The card ``rome annotate`` completes under ROME_OUT/cards counts for the suite's summary; a suite given
+    as a file is named by that file in the commands (``rome validity --draw NAME`` knows no such name)."""
+    import reports.validity
+    from reports.validity import write_card
+    from suites.harness.spec import load_suite, perturbation_fingerprint
+
+    monkeypatch.setattr(reports.validity, "default_cards_dir", lambda: tmp_path / "cards")
+    monkeypatch.setenv("ROME_OUT", str(tmp_path / "rome-out"))
+    data = _jsonl(tmp_path / "mine.jsonl")
+    suite_file = tmp_path / "my_suite.py"
+    import suites
+
+    suite_file.write_text((Path(suites.__file__).parent / "contractions.py").read_text(encoding="utf-8"), encoding="utf-8")
+    out = tmp_path / "out"
+    assert main(["suite", str(suite_file), "--data", str(data), "--metric", "chrf", "--no-cache", "--out", str(out)]) in (0, 1)
+    record = json.loads((out / "summary.json").read_text())["validity"]
+    assert record["judge"][0] == f"rome validity --draw {suite_file} --data {data}"
+    fingerprint = perturbation_fingerprint(load_suite("contractions").configured(data=str(data)).build_perturbation())
+    lines = [{"card": "contractions", "suite": "contractions", "source_id": f"s{i}", "text": "It is here.",
+              "variant": "It's here.", "edits": [], "expectation": "invariant", "label": "valid",
+              "note": "", "fingerprint": fingerprint} for i in range(10)]
+    write_card(lines, tmp_path / "rome-out" / "cards" / "mine" / "contractions.jsonl")
+    out = tmp_path / "out2"
+    assert main(["suite", "contractions", "--data", str(data), "--metric", "chrf", "--no-cache", "--out", str(out)]) in (0, 1)
+    record = json.loads((out / "summary.json").read_text())["validity"]
+    assert record["states"]["invariant"]["state"] == "current" and "judge" not in record

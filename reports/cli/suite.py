@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
                 suite_run.result(metric, check.name)
         elif why := score_metric(suite_run, metric):
             print(f"left out {metric}: {why}", file=sys.stderr)
-    validity = validity_record(suite_run.suite, args.data)
+    validity = validity_record(suite_run.suite, args.data, args.name)
     out = write_outputs(suite_run, args.out, validity)
     data = summary(suite_run, validity)
     print(summary_markdown(data), end="")
@@ -83,15 +83,22 @@ def run(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
-def validity_record(suite, data: str | None) -> dict[str, Any] | None:
+def validity_record(suite, data: str | None, name: str | None = None) -> dict[str, Any] | None:
     """Each expectation's validity card state for the suite's perturbation on the texts its cases came from
     (``None`` for a published minimal-pair set), and, where no card is current, the commands that judge one:
-    draw it (``rome validity --draw``), label it (``rome annotate --validity``), read it (``rome validity``)."""
+    draw it (``rome validity --draw``), label it (``rome annotate --validity``), read it (``rome validity``).
+
+    A card the user judged (under ``ROME_OUT/cards``, where ``rome validity --draw`` and ``rome annotate``
+    put it) is read before the shipped ones; ``name`` is the suite as the user gave it (a name or a file)."""
     from reports.validity import CURRENT, UNMEASURED, CardStatus, card_path, suite_validity
+    from rome.core.paths import output_dir
 
     if suite.direct_cases:
         return None
+    user_cards = output_dir("cards")
     card, _, statuses = suite_validity(suite)
+    if card_path(card, suite.corpus, user_cards).is_file():
+        card, _, statuses = suite_validity(suite, user_cards)
     expectations = sorted({c.expectation for c in suite.case_checks}) or ["invariant"]
     states = {}
     for expectation in expectations:
@@ -102,10 +109,10 @@ def validity_record(suite, data: str | None) -> dict[str, Any] | None:
     record: dict[str, Any] = {"states": states}
     if any(s["state"] != CURRENT for s in states.values()):
         given = f" --data {shlex.quote(data)}" if data else ""
-        todo = card_path(card, suite.corpus).with_suffix(".todo.jsonl")
-        record["judge"] = [f"rome validity --draw {shlex.quote(suite.name)}{given}",
+        todo = card_path(card, suite.corpus, user_cards).with_suffix(".todo.jsonl")
+        record["judge"] = [f"rome validity --draw {shlex.quote(name or suite.name)}{given}",
                            f"rome annotate --validity {shlex.quote(str(todo))} --annotator NAME",
-                           f"rome validity{given}"]
+                           f"rome validity --cards {shlex.quote(str(user_cards))}{given}"]
     return record
 
 
