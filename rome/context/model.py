@@ -174,23 +174,31 @@ class ContextModel:
             scores[owner] += values[0]
         return scores
 
-    def pseudo_log_likelihood(self, texts: Sequence[str]) -> list[tuple[float, int]]:
+    def pseudo_log_likelihood(self, texts: Sequence[str], stride: int = 1) -> list[tuple[float, int]]:
         """(sum of log P(piece | the rest), number of pieces) per text: each piece masked in turn
-        (Salazar et al. 2020, "Masked Language Model Scoring"). An empty text gives (0.0, 0)."""
+        (Salazar et al. 2020, "Masked Language Model Scoring"). An empty text gives (0.0, 0).
+
+        ``stride`` > 1 masks the pieces ``r, r + stride, r + 2 * stride, ...`` together, one forward pass
+        per offset ``r``: ``stride`` passes per text instead of one per piece, each piece read with every
+        ``stride``-th other piece hidden (stride 7 hides about 15 %, the rate MPNet was pre-trained at)."""
+        if stride < 1:
+            raise ValueError("stride must be at least 1")
         self._load()
         jobs, owners = [], []
         for t, text in enumerate(texts):
             ids, _ = self._pieces(text)
             ids = ids[: MAX_PIECES - 2]
-            for i in range(len(ids)):
+            for offset in range(min(stride, len(ids))):
+                masked = range(offset, len(ids), stride)
                 body = [self.tokenizer.cls_token_id, *ids, self.tokenizer.sep_token_id]
-                body[i + 1] = self.tokenizer.mask_token_id
-                jobs.append(_Job(tuple(body), (i + 1,), (ids[i],)))
+                for i in masked:
+                    body[i + 1] = self.tokenizer.mask_token_id
+                jobs.append(_Job(tuple(body), tuple(i + 1 for i in masked), tuple(ids[i] for i in masked)))
                 owners.append(t)
         totals = [(0.0, 0) for _ in texts]
         for owner, values in zip(owners, self._run(jobs)):
             total, n = totals[owner]
-            totals[owner] = (total + values[0], n + 1)
+            totals[owner] = (total + sum(values), n + len(values))
         return totals
 
     def top_words(self, text: str, start: int, end: int, k: int = 10) -> list[tuple[str, float]]:
