@@ -36,6 +36,9 @@ from perturbations.passive.clause import (
 from perturbations.passive.naturalness import NATURALNESS_DELTA, PLL_STRIDE
 from rome.core.parsing import ParsedText
 
+#: verbs with an object and a bare infinitive ("helped them create", "made him tell", "saw her leave"): the
+#: infinitive is no finite clause, and its passive needs "to" (Quirk et al. 1985, ch. 16)
+BARE_INFINITIVE_VERBS = frozenset({"help", "make", "let", "have", "see", "hear", "watch", "feel", "notice", "bid"})
 #: nominative -> objective case, for the old subject that becomes the "by"-agent (also inside a
 #: coordination: "my wife and I" -> "by my wife and me"; Quirk et al. 1985, ch. 6, pronoun case)
 OBJECTIVE = {"i": "me", "he": "him", "she": "her", "we": "us", "they": "them", "who": "whom"}
@@ -159,6 +162,8 @@ def clause_heads(parsed: ParsedText) -> list:
                 continue
             if tok.dep == "ccomp" and not any(c.dep in ("nsubj", "nsubjpass") for c in parsed.children(tok.head)):
                 continue  # a "reported" clause under a verb without a subject is a misparsed list of predicates
+            if tok.dep == "ccomp" and parsed.tokens[tok.head].lemma.lower() in BARE_INFINITIVE_VERBS and not marks:
+                continue  # "helped Brooks and Groening create The Simpsons": a bare infinitive, not a finite clause
             if any(c.dep == "nsubj" for c in kids) and all(m.text.lower() in SUBORDINATORS for m in marks):
                 heads.append(tok)
     return heads
@@ -262,12 +267,14 @@ def as_agent(parsed: ParsedText, span: tuple[int, int], sentence_initial: bool) 
     first = parsed.tokens[span[0]]
     if first.tag == "PRP":
         return text[:1].lower() + text[1:] if text[:2] != "I " and text != "I" else text
-    function_word = first.pos in ("DET", "PRON") or first.tag in ("DT", "PDT", "PRP$", "CD")
-    common_word = first.tag in ("NN", "NNS", "JJ", "JJS", "JJR") and first.pos != "PROPN" and not (
-        parsed.tokens[span[0] + 1].text[:1].isupper() if span[1] > span[0] else False)
+    function_word = first.pos in ("DET", "PRON", "ADP") or first.tag in ("DT", "PDT", "PRP$", "CD")
     known = bool(getAllLemmas(first.text.lower()))  # "Frances" is a name, "Thousands" a word
+    following = parsed.tokens[span[0] + 1] if span[1] > span[0] else None
+    name = first.tag in ("NNP", "NNPS") and (first.ent_type in NAME_TYPES or (
+        following is not None and following.tag in ("NNP", "NNPS") and following.text[:1].isupper()))
+    # "Marie Curie", "Google", a title before a name ("Pope Francis")
     acronym = first.text.isupper() and (len(first.text) > 1 or first.text != "A")  # "NASA", placeholder "X"
-    if sentence_initial and first.text != "I" and not acronym and (function_word or (common_word and known)):
+    if sentence_initial and first.text != "I" and not acronym and (function_word or (known and not name)):
         text = text[:1].lower() + text[1:]
     return text
 
@@ -281,8 +288,9 @@ STAY_LAST = frozenset({"too", "also", "either", "as"})
 HEAVY_ADJUNCT_TOKENS = 4
 
 
-def adjunct_end(parsed: ParsedText, clause: Clause) -> int:
-    """Last token of the clause-free adverbials right after the rewritten clause (the agent may follow them)."""
+def adjunct_end(parsed: ParsedText, clause: Clause, agent_tokens: int) -> int:
+    """Last token of the clause-free adverbials right after the rewritten clause that the agent follows:
+    those that are not clearly heavier than the agent (end weight: a heavier phrase goes after it)."""
     end = clause.last
     for child in sorted(parsed.children(clause.verb.i), key=lambda t: t.i):
         if child.i <= clause.last:
@@ -290,7 +298,8 @@ def adjunct_end(parsed: ParsedText, clause: Clause) -> int:
         inside = members(parsed, child.i)
         if (child.dep not in ADJUNCT_DEPS or min(inside) != end + 1 or child.text.lower() in STAY_LAST
                 or any(parsed.tokens[i].pos in ("VERB", "AUX", "PUNCT") for i in inside)
-                or len(inside) != max(inside) - min(inside) + 1):
+                or len(inside) != max(inside) - min(inside) + 1
+                or heavier(max(inside) - clause.last, agent_tokens)):
             break
         end = max(inside)
     return end
@@ -389,8 +398,8 @@ def rewrite_clause(parsed: ParsedText, clause: Clause, pronoun_agent: str = "dro
     last = clause.last
     if not dropped:
         agent = f"by {as_agent(parsed, clause.subject, initial)}"
-        end = adjunct_end(parsed, clause)
-        if end > last and not heavier(end - last, clause.subject[1] - clause.subject[0] + 1):
+        end = adjunct_end(parsed, clause, clause.subject[1] - clause.subject[0] + 1)
+        if end > last:
             check_punctuation(parsed, last + 1, end)
             check_pronouns_before_agent(parsed, clause, end)
             words.append(span_text(parsed, last + 1, end))  # the agent goes last: "was founded in 2003 by"

@@ -61,6 +61,15 @@ DITRANSITIVE = frozenset({"give", "send", "hand", "lend", "show", "tell", "offer
 #: one noun phrase ("Graham chairman"): Quirk et al. 1985, ch. 16
 COMPLEX_TRANSITIVE = frozenset({"elect", "appoint", "name", "crown", "declare", "dub", "vote", "nominate",
                                 "make", "call", "label", "consider", "deem", "proclaim", "title"})
+#: verbs with an object and a to-infinitive whose passive is usual ("The committee asked the minister to
+#: resign" -> "The minister was asked by the committee to resign"); verbs of wanting and liking (want, like,
+#: prefer, need, hate) have none ("*He was wanted to leave"): Quirk et al. 1985, ch. 16
+OBJECT_INFINITIVE_VERBS = frozenset({
+    "ask", "tell", "order", "force", "allow", "permit", "persuade", "urge", "encourage", "advise", "require",
+    "invite", "expect", "oblige", "compel", "instruct", "warn", "remind", "teach", "enable", "authorize",
+    "authorise", "pressure", "forbid", "convince", "empower", "entitle", "inspire", "prompt", "lead", "train",
+    "believe", "consider", "appoint", "elect", "choose", "select", "call", "help", "recruit", "hire", "urge",
+})
 #: verbs whose place complement is obligatory ("put the book on the table"): it stays next to the verb,
 #: before the agent (Quirk et al. 1985, ch. 16, complex-transitive complementation)
 PLACE_COMPLEMENT_VERBS = frozenset({"put", "place", "lay", "set", "position", "store", "stick", "hang"})
@@ -94,7 +103,7 @@ BLOCKING_DEPS = {
     "nsubjpass": "already passive", "auxpass": "already passive", "csubjpass": "already passive",
     "agent": "already passive", "expl": "existential 'there' clause",
     "ccomp": "clausal complement (a clause cannot become the subject: Swan 2005, 'passives')",
-    "xcomp": "infinitival or participial complement", "attr": "copular clause", "acomp": "copular clause",
+    "xcomp": "infinitival or participial complement (the verb has no passive with it)", "attr": "copular clause", "acomp": "copular clause",
     "csubj": "clausal subject", "dep": "unclear attachment", "appos": "unclear attachment",
     "meta": "unclear attachment", "parataxis": "a second clause without a conjunction",
 }
@@ -200,10 +209,9 @@ def find_clause(parsed: ParsedText, root: Token) -> Clause:
         raise Skip("no finite main verb")
     children = parsed.children(root.i)
     for child in children:
-        if child.dep in BLOCKING_DEPS:
+        if child.dep in BLOCKING_DEPS and not object_infinitive(parsed, root, child):
             raise Skip(BLOCKING_DEPS[child.dep])
-        if child.dep == "conj" and child.pos in ("VERB", "AUX") and not any(
-                c.dep in ("nsubj", "nsubjpass", "expl") for c in parsed.children(child.i)):
+        if child.dep == "conj" and child.pos in ("VERB", "AUX") and not has_own_subject(parsed, child):
             raise Skip("coordinated verbs share the subject")  # "ate the cake and drank the milk"
     subjects = [c for c in children if c.dep == "nsubj"]
     objects = [c for c in children if c.dep == "dobj"]
@@ -232,8 +240,8 @@ def find_clause(parsed: ParsedText, root: Token) -> Clause:
     if particle is not None and not phrasal_verb_known(root, particle):
         raise Skip(f"'{root.text} {particle.text}' is no phrasal verb WordNet knows (possible misparse)")
     if any(c.dep in ("advcl", "xcomp") and c.i > obj.i and not any(k.dep.startswith("nsubj") for k in parsed.children(c.i))
-           for c in children):
-        raise Skip("participle or infinitive clause after the object (its implied subject would change)")
+           and not infinitive(parsed, c) for c in children):
+        raise Skip("participle clause after the object (its implied subject would change)")
     shape = "phrasal" if particle is not None else "transitive"
     promoted, promoted_head, kept = obj_span, obj.i, []
     if indirect is not None:  # "sent the customers a letter" -> "the customers were sent a letter"
@@ -259,6 +267,26 @@ def find_clause(parsed: ParsedText, root: Token) -> Clause:
     by_after = any(c.dep in ("prep", "agent") and c.text.lower() == "by" and c.i > last for c in children)
     return Clause(subj_span, promoted, promoted_head, root, auxiliaries, pre_verb, particle, tuple(kept), last,
                   sentence, shape, by_after)
+
+
+def infinitive(parsed: ParsedText, verb: Token) -> bool:
+    """Whether ``verb`` heads a to-infinitive: a purpose clause after the object keeps its implied subject in
+    the passive, the agent ("The ship was sunk to collect the insurance"), and so does the infinitive of
+    :data:`OBJECT_INFINITIVE_VERBS` (Quirk et al. 1985, ch. 15-16)."""
+    return verb.tag == "VB" and any(c.dep == "aux" and c.text.lower() == "to" for c in parsed.children(verb.i))
+
+
+def object_infinitive(parsed: ParsedText, verb: Token, child: Token) -> bool:
+    """Whether ``child`` is the to-infinitive after the object of a verb whose passive keeps it ("asked the
+    minister to resign")."""
+    return child.dep == "xcomp" and verb_lemma(verb) in OBJECT_INFINITIVE_VERBS and infinitive(parsed, child) and any(
+        c.dep == "dobj" and c.i < child.i for c in parsed.children(verb.i))
+
+
+def has_own_subject(parsed: ParsedText, verb: Token) -> bool:
+    """Whether a coordinated verb has a subject of its own (a noun phrase, not a misparsed adjective)."""
+    return any(c.dep in ("nsubj", "nsubjpass", "expl") and c.pos in ("NOUN", "PROPN", "PRON", "NUM", "DET")
+               for c in parsed.children(verb.i))
 
 
 def complement_inside_object(parsed: ParsedText, verb: Token, obj: Token,
@@ -287,11 +315,15 @@ def complement_after(parsed: ParsedText, verb: Token, last: int) -> tuple[int, i
     """A phrase right after the object that belongs next to the verb and before the agent: an object
     predicative ("elected Graham chairman") or the place or recipient complement of a verb that needs one
     ("put the book on the table", "gave the key to Anna"): Quirk et al. 1985, ch. 16."""
-    nxt = next((c for c in parsed.children(verb.i) if c.i == last + 1), None)
+    nxt = next((c for c in parsed.children(verb.i) if min(members(parsed, c.i)) == last + 1), None)
     if nxt is None:
         return None
-    if nxt.dep == "oprd" and nxt.pos in ("NOUN", "PROPN", "ADJ"):
-        return subtree_span(parsed, nxt.i)
+    if (nxt.dep == "oprd" or verb_lemma(verb) in COMPLEX_TRANSITIVE and nxt.dep in ("npadvmod", "attr", "dobj")
+            ) and nxt.pos in ("NOUN", "PROPN", "ADJ"):
+        span = subtree_span(parsed, nxt.i)
+        if any(parsed.tokens[i].pos in ("VERB", "AUX", "PUNCT") for i in range(span[0], span[1] + 1)):
+            raise Skip("object predicative with a clause or punctuation")
+        return span
     lemma = verb_lemma(verb)
     if nxt.dep in ("prep", "dative") and nxt.text.lower() in COMPLEMENT_PREPOSITIONS and (
             lemma in PLACE_COMPLEMENT_VERBS or (lemma in DITRANSITIVE and nxt.text.lower() == "to")):
@@ -321,12 +353,23 @@ def check_verb(parsed: ParsedText, verb: Token, obj: Token) -> None:
     forms = {f for group in getAllInflections(lemma, upos="VERB").values() for f in group}
     if verb.text.lower() not in forms:  # misparses: "gluten free food" has no verb "gluten"
         raise Skip(f"'{verb.text}' is not a known form of the verb '{lemma}'")
+    if not transitive_in_wordnet(lemma):
+        raise Skip(f"WordNet gives '{lemma}' no sense with an object (an intransitive verb: misparse)")
     if obj.lemma.lower() in IDIOMS.get(lemma, ()) or obj.text.lower() in IDIOMS.get(lemma, ()):
         raise Skip(f"verb-noun idiom '{verb.text} ... {obj.text}'")
     if verb_object_idiom(lemma, obj.lemma.lower()):
         raise Skip(f"WordNet lists '{lemma} {obj.lemma.lower()}' as one verb (an idiom, no patient)")
     if lemma in COPULA_LIKE:
         raise Skip(f"'{verb.text}' is a linking verb here (its noun is a predicative)")
+
+
+def transitive_in_wordnet(lemma: str) -> bool:
+    """Whether WordNet's verb frames give ``lemma`` a sense with an object ("Somebody ----s something"); a verb
+    WordNet does not list passes. "Inside the centre lies the industry" is parsed with "lies" taking an
+    object; no sense of "lie" takes one."""
+    from perturbations.language.senses import sense_counts, wordnet
+
+    return not wordnet().synsets(lemma, pos="v") or bool(sense_counts(lemma, "v", "object"))
 
 
 def is_quantity(parsed: ParsedText, head: Token) -> bool:
@@ -358,6 +401,8 @@ def check_object(parsed: ParsedText, verb: Token, obj: Token, subject: Token, sp
         raise Skip("'would like' is a modal idiom (want), not a verb of liking")
     if obj.pos not in ("NOUN", "PROPN", "PRON", "NUM"):
         raise Skip(f"object '{obj.text}' is not a noun phrase")
+    if obj.tag == "PRP" and any(t.i != obj.i and t.dep not in ("conj", "cc") and t.head == obj.i for t in inside):
+        raise Skip("a personal pronoun with modifiers (misparse)")  # "say it all you want"
     children = parsed.children(obj.i)
     bare = not any(c.dep in ("det", "poss", "amod", "nummod", "compound") for c in children)
     if obj.tag in ("NN", "NNS") and bare and "NOUN" not in getAllLemmas(word) and obj.text.islower():
@@ -376,8 +421,9 @@ def check_object(parsed: ParsedText, verb: Token, obj: Token, subject: Token, sp
         raise Skip("possessive at the end of the object")  # "spanked the child's back" misparsed
     if inside[-1].pos == "ADV":
         raise Skip("adverb at the end of the object")  # "mixed the eggs and the cream together"
-    if any(t.pos in ("VERB", "AUX") and t.dep in ("acl", "xcomp", "advcl", "ccomp") for t in inside):
-        raise Skip("participle or infinitive clause inside the object (its attachment is unsure)")
+    if any(t.pos in ("VERB", "AUX") and t.dep in ("acl", "xcomp", "advcl", "ccomp") and not (
+            t.dep == "acl" and infinitive(parsed, t)) for t in inside):
+        raise Skip("participle clause inside the object (its attachment is unsure)")
     check_bound_pronoun(parsed, [t for t in inside if t.i != obj.i and not (t.dep == "conj" and t.tag == "PRP")],
                         subject)
 
@@ -512,8 +558,7 @@ def check_order(parsed: ParsedText, verb: Token, subj: tuple[int, int], promoted
     if particle is not None and particle.i not in (verb.i + 1, obj[1] + 1):
         raise Skip("particle far from its verb")
     after = [c for c in parsed.children(verb.i) if c.i > obj[1]]
-    clauses = [c for c in after if c.dep == "conj" and any(k.dep in ("nsubj", "nsubjpass", "expl")
-                                                          for k in parsed.children(c.i))]
+    clauses = [c for c in after if c.dep == "conj" and has_own_subject(parsed, c)]
     if any(c.dep == "conj" and c not in clauses or c.dep == "cc" and not clauses for c in after):
         raise Skip("coordination after the object")  # "ate the cake and drank the milk"
     if any(c.dep == "prep" and c.pos in NOT_PREPOSITIONS for c in after):
