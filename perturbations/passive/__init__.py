@@ -17,6 +17,7 @@ CheckList have no such operation), so the rewrite is written here on the shared 
 
 from __future__ import annotations
 
+import math
 import random
 
 from perturbations.base import Edit, Perturbation, Result, Variant, apply_edits
@@ -33,7 +34,7 @@ from perturbations.passive.clause import (
     number_of,
     verb_lemma,
 )
-from perturbations.passive.naturalness import NATURALNESS_DELTA, PLL_STRIDE
+from perturbations.passive.naturalness import NATURALNESS_DELTA, PLL_SPACING
 from rome.core.parsing import ParsedText
 
 #: verbs with an object and a bare infinitive ("helped them create", "made him tell", "saw her leave"): the
@@ -73,23 +74,24 @@ class PassiveVoice(Perturbation):
     parses = True
 
     def __init__(self, parser: str | None = None, pronoun_agent: str = "drop",
-                 naturalness_delta: float | None = NATURALNESS_DELTA, pll_stride: int = PLL_STRIDE) -> None:
+                 naturalness_delta: float | None = NATURALNESS_DELTA, pll_spacing: int | None = PLL_SPACING) -> None:
         """``parser``: a spaCy model name (default: the embedded one); its ClearNLP labels drive the rules.
         ``pronoun_agent``: what becomes of a pronoun subject: ``"drop"`` (generic "you" with a modal gives
         an agentless passive, other pronoun subjects are skipped), ``"skip"`` every pronoun clause, or
         ``"keep"`` ("... by you", "... by me"). ``naturalness_delta``: how far the rewritten sentence's mean
         pseudo-log-likelihood per piece may fall below the original's (``None``: the grammar alone, no
-        language model). ``pll_stride``: pieces masked together per pass of the pseudo-log-likelihood."""
+        language model). ``pll_spacing``: the distance between the pieces masked together in one pass of the
+        pseudo-log-likelihood (``None``: one piece per pass, exact)."""
         if pronoun_agent not in PRONOUN_AGENT_CHOICES:
             raise ValueError(f"pronoun_agent must be one of {', '.join(PRONOUN_AGENT_CHOICES)}")
-        if naturalness_delta is not None and not naturalness_delta >= 0:
-            raise ValueError("naturalness_delta must be a number >= 0 (or None: no language model)")
-        if pll_stride < 1:
-            raise ValueError("pll_stride must be at least 1")
+        if naturalness_delta is not None and not math.isfinite(naturalness_delta):
+            raise ValueError("naturalness_delta must be a finite number (or None: no language model)")
+        if pll_spacing is not None and pll_spacing < 1:
+            raise ValueError("pll_spacing must be at least 1 (or None: the exact pseudo-log-likelihood)")
         self.parser = require_spacy_labels(parser, self.kind)
         self.pronoun_agent = pronoun_agent
         self.naturalness_delta = naturalness_delta
-        self.pll_stride = pll_stride
+        self.pll_spacing = pll_spacing
 
     def describe(self) -> dict:
         out = {"kind": self.kind, "parser": self.parser or "spacy", "pronoun_agent": self.pronoun_agent,
@@ -97,7 +99,7 @@ class PassiveVoice(Perturbation):
         if self.naturalness_delta is not None:
             from perturbations.passive.naturalness import context_signature
 
-            out.update(pll_stride=self.pll_stride, context_model=context_signature())
+            out.update(pll_spacing=self.pll_spacing, context_model=context_signature())
         return out
 
     def candidates(self, text: str) -> tuple[ParsedText, list[tuple[Edit, dict]], list[str]]:
@@ -122,7 +124,7 @@ class PassiveVoice(Perturbation):
             from perturbations.passive.naturalness import judge
 
             judgements = judge([sentence_pair(text, facts["sentence"], edit) for edit, facts in found],
-                               stride=self.pll_stride)
+                               spacing=self.pll_spacing)
             kept = []
             for (edit, facts), judgement in zip(found, judgements):
                 facts = {**facts, **judgement.as_dict()}

@@ -68,7 +68,7 @@ OBJECT_INFINITIVE_VERBS = frozenset({
     "ask", "tell", "order", "force", "allow", "permit", "persuade", "urge", "encourage", "advise", "require",
     "invite", "expect", "oblige", "compel", "instruct", "warn", "remind", "teach", "enable", "authorize",
     "authorise", "pressure", "forbid", "convince", "empower", "entitle", "inspire", "prompt", "lead", "train",
-    "believe", "consider", "appoint", "elect", "choose", "select", "call", "help", "recruit", "hire", "urge",
+    "believe", "consider", "appoint", "elect", "choose", "select", "call", "help", "recruit", "hire",
 })
 #: verbs whose place complement is obligatory ("put the book on the table"): it stays next to the verb,
 #: before the agent (Quirk et al. 1985, ch. 16, complex-transitive complementation)
@@ -115,8 +115,8 @@ PLURAL_PRONOUNS = frozenset({"they", "them", "their", "theirs"})
 THIRD_PERSON = SINGULAR_PRONOUNS | PLURAL_PRONOUNS
 #: conjunctions that introduce a finite clause whose own subject, verb and object can be rewritten as a
 #: whole without touching the conjunction ("because the storm flooded the stadium")
-SUBORDINATORS = frozenset({"that", "because", "when", "whenever", "where", "after", "before", "although", "though", "while",
-                           "since", "if", "until", "once", "whereas", "as", "unless", "whenever"})
+SUBORDINATORS = frozenset({"that", "because", "when", "whenever", "where", "after", "before", "although",
+                           "though", "while", "since", "if", "until", "once", "whereas", "as", "unless"})
 FLOATING_QUANTIFIERS = frozenset({"both", "all", "each"})
 #: parts of speech a preposition never has: a "prep" dependency on one of them is a misparse, usually of a
 #: name the parse split ("reach the harbor court hotel c a kimpton hotel": "c" read as a preposition)

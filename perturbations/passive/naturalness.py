@@ -19,12 +19,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-#: how far the variant's mean log-probability per word piece may fall below the original's (nats): a
-#: provisional value, replaced by the one the development labels give (``scripts/passive_dev.py``'s README)
-NATURALNESS_DELTA = 0.25
-#: pieces masked together in one pass of the pseudo-log-likelihood (every 7th piece: about 15 %, MPNet's
-#: pre-training rate): seven passes per sentence instead of one per piece
-PLL_STRIDE = 7
+#: how far the variant's mean log-probability per word piece may fall below the original's (nats; a negative
+#: value asks the variant to read better than the original). PROVISIONAL: 0.4 keeps 95 % of the gold set's
+#: expected passives (tests/fixtures/passive_gold.jsonl, written from grammar references: their 5th percentile
+#: is -0.35 with the interim head); it is replaced by the value the blind readers' development labels give
+#: (``scripts/passive_dev.py``), and re-checked when the context model's final head replaces the interim one
+NATURALNESS_DELTA = 0.4
+#: distance between the pieces masked together in one pass of the pseudo-log-likelihood (every 7th piece:
+#: about 15 %, MPNet's pre-training rate): seven passes per sentence instead of one per piece
+PLL_SPACING = 7
 
 
 @dataclass(frozen=True)
@@ -47,7 +50,7 @@ class Judgement:
                 "pll_difference": round(self.difference, 4)}
 
 
-def judge(pairs: Sequence[tuple[str, str]], stride: int = PLL_STRIDE) -> list[Judgement]:
+def judge(pairs: Sequence[tuple[str, str]], spacing: int | None = PLL_SPACING) -> list[Judgement]:
     """The context model's judgement of each (original sentence, variant sentence), in one batched call
     (each distinct sentence scored once)."""
     from rome.context.model import get_context_model
@@ -55,7 +58,7 @@ def judge(pairs: Sequence[tuple[str, str]], stride: int = PLL_STRIDE) -> list[Ju
     if not pairs:
         return []
     texts = list(dict.fromkeys(t for pair in pairs for t in pair))
-    scores = dict(zip(texts, get_context_model().pseudo_log_likelihood(texts, stride=stride)))
+    scores = dict(zip(texts, get_context_model().pseudo_log_likelihood(texts, spacing=spacing)))
     return [Judgement(*scores[original], *scores[variant]) for original, variant in pairs]
 
 

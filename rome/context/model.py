@@ -174,22 +174,23 @@ class ContextModel:
             scores[owner] += values[0]
         return scores
 
-    def pseudo_log_likelihood(self, texts: Sequence[str], stride: int = 1) -> list[tuple[float, int]]:
+    def pseudo_log_likelihood(self, texts: Sequence[str], spacing: int | None = None) -> list[tuple[float, int]]:
         """(sum of log P(piece | the rest), number of pieces) per text: each piece masked in turn
         (Salazar et al. 2020, "Masked Language Model Scoring"). An empty text gives (0.0, 0).
 
-        ``stride`` > 1 masks the pieces ``r, r + stride, r + 2 * stride, ...`` together, one forward pass
-        per offset ``r``: ``stride`` passes per text instead of one per piece, each piece read with every
-        ``stride``-th other piece hidden (stride 7 hides about 15 %, the rate MPNet was pre-trained at)."""
-        if stride < 1:
-            raise ValueError("stride must be at least 1")
+        ``spacing`` k masks the pieces ``r, r + k, r + 2k, ...`` together, one forward pass per offset ``r``:
+        k passes per text instead of one per piece, each piece read with every k-th other piece hidden
+        (k = 7 hides about 15 %, the rate MPNet was pre-trained at). ``None``: one piece per pass (exact)."""
+        if spacing is not None and spacing < 1:
+            raise ValueError("spacing must be at least 1 (or None: one piece per pass)")
         self._load()
         jobs, owners = [], []
         for t, text in enumerate(texts):
             ids, _ = self._pieces(text)
             ids = ids[: MAX_PIECES - 2]
-            for offset in range(min(stride, len(ids))):
-                masked = range(offset, len(ids), stride)
+            step = len(ids) if spacing is None else spacing
+            for offset in range(min(step, len(ids))):
+                masked = range(offset, len(ids), step)
                 body = [self.tokenizer.cls_token_id, *ids, self.tokenizer.sep_token_id]
                 for i in masked:
                     body[i + 1] = self.tokenizer.mask_token_id
