@@ -30,6 +30,12 @@ NATURALNESS_DELTA = 0.4
 PLL_SPACING = 7
 
 
+#: sentences whose pseudo-log-likelihood is kept in memory (a suite meets the same original again, a
+#: variant is often judged twice): the oldest is dropped first
+CACHE_SIZE = 20_000
+_scores: dict[tuple[int | None, str], tuple[float, int]] = {}
+
+
 @dataclass(frozen=True)
 class Judgement:
     """The context model's reading of one rewritten sentence against the original one."""
@@ -57,9 +63,13 @@ def judge(pairs: Sequence[tuple[str, str]], spacing: int | None = PLL_SPACING) -
 
     if not pairs:
         return []
-    texts = list(dict.fromkeys(t for pair in pairs for t in pair))
-    scores = dict(zip(texts, get_context_model().pseudo_log_likelihood(texts, spacing=spacing)))
-    return [Judgement(*scores[original], *scores[variant]) for original, variant in pairs]
+    texts = [t for t in dict.fromkeys(t for pair in pairs for t in pair) if (spacing, t) not in _scores]
+    if texts:
+        for text, score in zip(texts, get_context_model().pseudo_log_likelihood(texts, spacing=spacing)):
+            if len(_scores) >= CACHE_SIZE:
+                _scores.pop(next(iter(_scores)))
+            _scores[spacing, text] = score
+    return [Judgement(*_scores[spacing, original], *_scores[spacing, variant]) for original, variant in pairs]
 
 
 def context_signature() -> str:
