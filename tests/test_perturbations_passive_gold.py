@@ -63,3 +63,20 @@ def test_the_default_passive_is_exact_on_the_gold_set():
     share, misses = exact(PassiveVoice())
     print(f"passive gold set, default (judged): {share:.1%} exact; misses: {misses}")
     assert share >= REQUIRED_EXACT, misses
+
+
+DEV_LABELS = Path(__file__).parent / "fixtures" / "passive_dev_labels.jsonl"
+
+
+@pytest.mark.slow
+def test_the_threshold_keeps_every_development_line_read_as_valid():
+    """NATURALNESS_DELTA (scripts/passive_threshold.py) must not refuse a development-half variant the
+    developer's reading calls valid; this fails when the context model's head changes and the threshold
+    was not re-checked."""
+    rows = [json.loads(line) for line in DEV_LABELS.read_text(encoding="utf-8").splitlines() if line.strip()]
+    valid = [r for r in rows if r["label"] == "valid" and r["pronoun_agent"] == "drop"]
+    assert len(valid) >= 80 and {r["corpus"] for r in valid} == {"dialogue", "news", "webnlg"}
+    passive = PassiveVoice()
+    refused = [(r["text"], result.skipped) for r in valid if not (result := passive.apply(r["text"])).variants
+               or result.variants[0].text != r["variant"]]
+    assert not refused, refused

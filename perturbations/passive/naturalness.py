@@ -9,9 +9,9 @@ kept when
 
     mean_pll(variant sentence) - mean_pll(original sentence) >= -delta
 
-``delta`` (:data:`NATURALNESS_DELTA`) is set from blind readers' labels on development-half texts
-(``scripts/passive_dev.py`` writes the lines they judge); only the sentence holding the clause is scored,
-so a long text costs no more than its rewritten sentences.
+``delta`` (:data:`NATURALNESS_DELTA`) is set by ``scripts/passive_threshold.py`` from labelled
+development-half texts (``scripts/passive_dev.py`` draws them) and the gold set; only the sentence holding
+the clause is scored, so a long text costs no more than its rewritten sentences.
 """
 
 from __future__ import annotations
@@ -19,12 +19,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-#: how far the variant's mean log-probability per word piece may fall below the original's (nats; a negative
-#: value asks the variant to read better than the original). PROVISIONAL: 0.4 keeps 95 % of the gold set's
-#: expected passives (tests/fixtures/passive_gold.jsonl, written from grammar references: their 5th percentile
-#: is -0.35 with the interim head); it is replaced by the value the blind readers' development labels give
-#: (``scripts/passive_dev.py``), and re-checked when the context model's final head replaces the interim one
-NATURALNESS_DELTA = 0.4
+#: how far the variant's mean log-probability per word piece may fall below the original's (nats). Set by
+#: ``scripts/passive_threshold.py``: the smallest multiple of 0.1 that keeps every development line read as
+#: valid (tests/fixtures/passive_dev_labels.jsonl, development-half texts of the three shipped corpora) and
+#: every expected passive of the gold set (tests/fixtures/passive_gold.jsonl). On those readings the
+#: difference does not separate valid from invalid passives (most passives score above their original), so
+#: the judge is a guard against rewrites that read far worse, not a filter tuned to the readings
+NATURALNESS_DELTA = 1.5
 #: distance between the pieces masked together in one pass of the pseudo-log-likelihood (every 7th piece:
 #: about 15 %, MPNet's pre-training rate): seven passes per sentence instead of one per piece
 PLL_SPACING = 7
