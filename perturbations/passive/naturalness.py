@@ -24,8 +24,9 @@ from dataclasses import dataclass
 #: valid (tests/fixtures/passive_dev_labels.jsonl, development-half texts of the three shipped corpora) and
 #: every expected passive of the gold set (tests/fixtures/passive_gold.jsonl). On those readings the
 #: difference does not separate valid from invalid passives (most passives score above their original), so
-#: the judge is a guard against rewrites that read far worse, not a filter tuned to the readings
-NATURALNESS_DELTA = 1.5
+#: the judge is a guard against rewrites that read far worse, not a filter tuned to the readings. 1.4 with
+#: the final head (its lowest: the gold passive "Free internet is offered by the hotel.", -1.31)
+NATURALNESS_DELTA = 1.4
 #: distance between the pieces masked together in one pass of the pseudo-log-likelihood (every 7th piece:
 #: about 15 %, MPNet's pre-training rate): seven passes per sentence instead of one per piece
 PLL_SPACING = 7
