@@ -185,11 +185,11 @@ corpus has fewer variants than its share), so the threshold can be read off the 
 
 ## Phase 2: setting the threshold
 
-With the readers' labels joined to scores.jsonl by `line`: keep a variant when
-`decisive_difference >= -delta`; choose `delta` (`NATURALNESS_DELTA` in
-perturbations/passive/naturalness.py) as the largest value whose kept lines are >= 0.85 valid (Wilson
-interval reported), on the `pronoun_agent == "drop"` lines (the kept pronoun agents say whether that
-policy should change). Re-run this script after the context model's final head replaces the interim one.
+Label each line (`label`: valid / awkward / ungrammatical / meaning_changed) with its `corpus`,
+`source_id`, `pronoun_agent`, `text` and `variant` in tests/fixtures/passive_dev_labels.jsonl, then run
+`python scripts/passive_threshold.py`: it re-judges every line with the context model now loaded and
+prints `NATURALNESS_DELTA` (perturbations/passive/naturalness.py) by its rule. Re-run it whenever the
+context model's head changes.
 """
 
 
