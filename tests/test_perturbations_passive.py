@@ -359,7 +359,9 @@ def test_spaced_pseudo_log_likelihood_is_exact_when_no_pieces_share_a_pass():
     model = get_context_model()
     texts = ["The budget was approved by the committee.", "An apple was eaten by the man."]
     exact = model.pseudo_log_likelihood(texts)
-    assert model.pseudo_log_likelihood(texts, spacing=1000) == pytest.approx(exact, abs=1e-4)
+    far = model.pseudo_log_likelihood(texts, spacing=1000)
+    assert [n for _, n in far] == [n for _, n in exact]
+    assert [s for s, _ in far] == pytest.approx([s for s, _ in exact], abs=1e-4)
     spaced = model.pseudo_log_likelihood(texts, spacing=3)
     assert [n for _, n in spaced] == [n for _, n in exact]  # every piece scored once
     assert [s for s, _ in spaced] != pytest.approx([s for s, _ in exact], abs=1e-4)  # with others hidden
