@@ -1,7 +1,9 @@
-"""Passive voice: hand-written active -> passive tables (NL-Augmenter style) and properties on shipped data.
+"""Passive voice: the grammar's hand-written tables, the judge (context model), settings and independence.
 
-DEVELOPMENT was written while building the transform; HELD_OUT was written before the
-transform was first run on it (33/33 then; any output outside the accepted set fails).
+The grammar tables run with ``naturalness_delta=None`` (no language model: fast and exact). DEVELOPMENT
+was written while building the transform; HELD_OUT was written before the transform's first version ran
+on it (any output outside its accepted set fails). Tests that load the context model are marked slow.
+The gold set written from grammar references is tests/test_perturbations_passive_gold.py's.
 """
 
 from __future__ import annotations
@@ -58,6 +60,13 @@ DEVELOPMENT = [
     ("A large dog chased the small cat.", "The small cat was chased by a large dog."),
     ("Lou put the umbrella in the closet.", "The umbrella was put in the closet by Lou."),
     ("I began the meeting at 4 P.M.", "The meeting was begun at 4 P.M. by me."),
+    # shapes the previous rules skipped and the grammar has (Carter & McCarthy 2006, §286; Quirk et al. 1985, ch. 16)
+    ("He gave her a book.", "She was given a book by him."),
+    ("They elected Graham chairman.", "Graham was elected chairman by them."),
+    ("The cat caught a mouse.", "A mouse was caught by the cat."),
+    ("Thousands of people attended the concert.", "The concert was attended by thousands of people."),
+    ("The hotel does not accept pets.", "Pets are not accepted by the hotel."),
+    ("Someone has stolen my bike.", "My bike has been stolen by someone."),
 ]
 
 HELD_OUT = [
@@ -84,42 +93,37 @@ HELD_OUT = [
 ]
 
 MUST_SKIP = [
-    ("The hotel has free wifi.", "does not passivize"),
-    ("The box weighs ten pounds.", "does not passivize"),
-    ("This costs a lot of money.", "does not passivize"),
+    ("The hotel has free wifi.", "has no passive"),
+    ("The box weighs ten pounds.", "has no passive"),
+    ("This costs a lot of money.", "has no passive"),
     ("Is X a good restaurant?", "question"),
     ("Does she like the film?", "question"),
     ("What did he buy?", "question"),
     ("Where did you buy that hat?", "question"),
-    ("The hotel has a pool.", "does not passivize"),
     ("Did you find the keys", "question"),
     ("Tesla Motors is founded by Elon Musk.", "already passive"),
     ("Dogs are allowed.", "already passive"),
     ("The window was broken by the storm.", "already passive"),
     ("X is a cheap restaurant near Y.", "copular"),
     ("Germany is a large country.", "copular"),
-    ("She seems happy.", ""),
+    ("She seems happy.", "copular"),
     ("Close the door.", "no subject"),
-    ("Please send me the file.", ""),
+    ("Please send me the file.", "no subject"),
     ("The baby slept.", "no direct object"),
     ("The train arrived late.", "no direct object"),
-    ("They elected him president.", "object predicate"),
-    ("He gave her a book.", "dative"),
-    ("He gave the dog a bone.", "dative"),
     ("The meeting took place in Paris.", "idiom"),
     ("The one with a red cover takes a very long time to read.", "idiom"),
-    ("This proved a decisive factor.", "copula"),
-    ("After reading the pamphlet, Judy threw it into the bin.", "fronted clause"),
+    ("This proved a decisive factor.", "linking verb"),
+    ("After reading the pamphlet, Judy threw it into the bin.", "unattached participle"),
     ("David ate mangoes and Raffi should too.", "elliptical"),
     ("That automobile factories abound in Michigan worries me greatly.", "subject"),
     ("the branch dropped its apple free.", "adjective predicate"),
-    ("John bought a lot of books for his sons.", "follows its complement"),
     ("Mary taught linguistics to John.", "unclear"),
     ("John scratched his arm and Mary did too.", "ellipsis"),
     ("Fred gave flowers to his sweetie because Frank had.", "ellipsis"),
     ("The committee hasn't yet made up its mind.", "idiom"),
     ("Paula spanked the naughty child's back.", "possessive"),
-    ("That dogs bark annoys people.", "subordinate clause"),
+    ("That dogs bark annoys people.", "clausal subject"),
     ("It annoys people that dogs bark.", "extraposition"),
     ("Bill ate more peaches than Harry did grapes.", "comparative"),
     ("John told Mary about himself.", "reflexive"),
@@ -128,55 +132,31 @@ MUST_SKIP = [
     ("More than three students attended every seminar.", "quantifiers"),
     ("$50 won't even buy a dress.", "money"),
     ("Almost every cat likes mice, for example Felix doesn't.", "ellipsis"),
-    ("I separated the yolk from the white.", "unclear"),
-    ("They elected Graham chairman.", "double object"),
     ("This theorem will take only five minutes to prove.", "idiom"),
     ("John left singing.", "not a noun"),
     ("The fugitive lay motionless in order to avoid discovery.", "not a noun"),
-    ("I gave John gold apples.", "double object"),
     ("Sandy had read how many papers?!", "question"),
     ("She has been writing the report.", "perfect progressive"),
     ("She has been reading the book for hours.", "perfect progressive"),
     ("He will be cleaning the room.", "progressive with a modal"),
     ("She ate the cake and drank the milk.", "coordinated verbs"),
     ("He hurt himself.", "reflexive"),
-    ("I could not find any hotels.", "negative-polarity"),
+    ("I could not find any hotels.", "negation and a quantified object"),
     ("The hotel seal rock inn accepts credit card -s", "split suffix"),
-    ("Elon Musk founded Tesla Motors.", "plural-looking name"),
     ("For cheap , kid friendly pizza try source", "disagree"),
-]
-
-
-#: rows of the tables above that the precision-first rules of the issue now skip (stative verbs,
-#: quantified subjects, bare singular subjects, pronouns before their antecedent; in round 2 indefinite
-#: objects and agents that cannot act): each is skipped with a reason. These are coverage costs of the
-#: rules, not errors of the rows; four development rows kept their mechanics with a definite object instead
-NOW_SKIPPED = [
-    'X serves Chinese food in the city centre.',  # bare singular object cannot become the subject
-    'Nobody saw them.',  # pronoun inside the object (its antecedent would follow it)
-    'We saw him at the station.',  # pronoun inside the object (its antecedent would follow it)
-    'The teacher cannot accept late homework.',  # bare singular object cannot become the subject
-    'The company should have hired more staff.',  # bare singular object cannot become the subject
-    'Someone has stolen my bike.',  # quantified subject (its scope would change as agent)
-    'I would suggest X , a cheap restaurant near X .',  # punctuation ',' inside the rewritten span
-    'Our neighbours have sold their house.',  # pronoun inside the object (its antecedent would follow it)
-    'Thousands of people attended the concert.',  # verb 'attended' is stative in its dominant sense (WordNet verb.stative)
-    'The restaurant serves breakfast until noon.',  # bare singular object cannot become the subject
-    'Everybody knows the answer.',  # quantified subject (its scope would change as agent)
-    # round 2 of the issue (rules from the blind cards' failure classes): given before new, an agent that can act
-    'The cat caught a mouse.',  # indefinite object: new information would open the clause (development row)
-    'The students will write an essay.',  # indefinite object (held-out row)
-    'The kids were watching a cartoon.',  # indefinite object (held-out row)
-    'The museum displays ancient coins.',  # 'museum' is no agent: WordNet's museum is a building (held-out row)
-    'The hotel does not accept pets.',  # 'hotel' is no agent: a building (held-out row)
+    ("Nobody saw them.", "negative subject"),
+    ("Our neighbours have sold their house.", "pronoun would precede its antecedent"),
+    ("Inside GMA Network Center lies the mass media industry GMA New Media.", "no sense of 'lie' takes an object"),
+    ("In 1989, he helped Brooks and Groening create The Simpsons.", "bare infinitive, no finite clause"),
+    ("And you can say it all you want, but it doesn't make it true.", "a pronoun with modifiers (misparse)"),
 ]
 
 
 @pytest.fixture(scope="module")
 def passive():
-    """The rewrite engine with every agent kept ("by them", "by me"): the tables below test the clause
-    rewrite itself; the default's pronoun handling (drop you/they/it, skip I/we) is PRONOUN_TABLE's."""
-    return PassiveVoice(pronoun_agent="keep")
+    """The grammar alone, every agent kept ("by them", "by me"): the tables test the clause rewrite; the
+    default's pronoun handling (drop generic you, skip other pronoun subjects) is PRONOUN_TABLE's."""
+    return PassiveVoice(pronoun_agent="keep", naturalness_delta=None)
 
 
 @pytest.mark.parametrize(("active", "expected"), DEVELOPMENT, ids=[a for a, _ in DEVELOPMENT])
@@ -201,7 +181,15 @@ def test_must_skip_with_reason(passive, text, reason):
     assert result.skipped  # the reason may be another refusal that fires first (``reason`` documents the row)
 
 
-def test_edits_rebuild_the_variant(passive):
+def test_skip_reasons_name_their_rule(passive):
+    """The reason says which rule refused the clause (and, for grammar rules, its source)."""
+    assert passive.apply("The hotel has a pool.").skipped == "verb 'has' has no passive (middle verb)"
+    assert "Quirk et al. 1985, ch. 8" in passive.apply("Only the manager signed the contract.").skipped
+    assert "Quirk et al. 1985, ch. 3" in passive.apply("Every student read two books.").skipped
+    assert passive.apply("The dog bit the man.").skipped is None
+
+
+def test_edits_rebuild_the_variant_and_meta_describes_each_clause(passive):
     from perturbations.base import apply_edits
 
     text = "Thank you . The Kensington Park Hotel allows dogs . The dog bit the man ."
@@ -209,9 +197,33 @@ def test_edits_rebuild_the_variant(passive):
     assert variant.text == "Thank you . Dogs are allowed by the Kensington Park Hotel . The man was bitten by the dog ."
     assert apply_edits(text, list(variant.edits)) == variant.text
     assert variant.meta["clauses_rewritten"] == 2
+    assert [c["tense"] for c in variant.meta["clauses"]] == ["simple present", "simple past"]
+    assert {c["shape"] for c in variant.meta["clauses"]} == {"transitive"}
+    assert "pll_difference" not in variant.meta["clauses"][0]  # the grammar alone: no judgement
+
+
+def test_clause_facts_name_shape_tense_and_agent(passive):
+    facts = passive.apply("The bank sent the customers a letter.").variants[0].meta["clauses"][0]
+    assert facts == {"clause": "main", "shape": "ditransitive", "tense": "simple past", "agent": "phrase"}
+    facts = PassiveVoice(naturalness_delta=None).apply("You can reach the hotel by phone.").variants[0].meta["clauses"][0]
+    assert (facts["agent"], facts["tense"]) == ("dropped", "modal")
+    facts = passive.apply("Officials said the police arrested the suspect.").variants[0].meta["clauses"][0]
+    assert facts["clause"] == "ccomp"
 
 
 CONTENT_POS = {"NOUN", "PROPN", "VERB", "ADJ", "ADV", "NUM"}
+
+
+def lost_content(text: str, variant: str) -> list[str]:
+    """Content words of ``text`` whose lemma and form are both missing from ``variant``."""
+    from perturbations.language.inflection import lemmas_of
+    from rome.core.parsing import get_parser
+
+    original, changed = get_parser().parse([text, variant])
+    kept = {t.lemma.lower() for t in changed.tokens} | {t.text.lower() for t in changed.tokens}
+    kept |= {lemma for t in changed.tokens for lemma in lemmas_of(t.text)}  # "hated": the tagger's lemma may slip
+    return [t.text for t in original.tokens if t.pos in CONTENT_POS and t.dep not in ("aux", "auxpass")
+            and t.lemma.lower() not in kept and t.text.lower() not in kept]
 
 
 def _cola_dev_acceptable() -> list[str]:
@@ -225,63 +237,121 @@ def _cola_dev_acceptable() -> list[str]:
 
 
 @pytest.mark.slow
-def test_every_rewritten_shipped_or_cola_sentence_keeps_its_content_lemmas(passive):
-    """Deterministic sweep: all 4,297 shipped references and CoLA's 719 acceptable dev sentences."""
+def test_every_rewritten_shipped_or_cola_sentence_keeps_its_content_and_gains_be_and_by(passive):
+    """Deterministic sweep: all shipped references and CoLA's acceptable dev sentences. Every variant keeps
+    each content word, has one more form of "be" per clause and a "by" agent (all agents are kept here)."""
     from rome.core.parsing import get_parser
     from suites.harness.strategies import shipped_references
 
     texts = list(shipped_references()) + _cola_dev_acceptable()
     get_parser().parse(texts)  # one batched parse; apply() then hits the parser's cache
-    pairs = [(t, r.variants[0].text) for t in texts if (r := passive.apply(t)).variants]
-    assert len(pairs) > 100  # 152 at round 2 of the issue (given before new, agents that can act): the sweep is not vacuous
-    parsed = get_parser().parse([v for _, v in pairs])
-    for (text, variant), changed in zip(pairs, parsed):
-        from perturbations.language.inflection import lemmas_of
-
-        kept = {t.lemma.lower() for t in changed.tokens} | {t.text.lower() for t in changed.tokens}
-        kept |= {lemma for t in changed.tokens for lemma in lemmas_of(t.text)}  # "hated": the tagger's lemma may slip
-        original = get_parser().parse_one(text)
-        lost = [t.text for t in original.tokens if t.pos in CONTENT_POS and t.dep not in ("aux", "auxpass")
-                and t.lemma.lower() not in kept and t.text.lower() not in kept]
-        assert not lost, (text, variant, lost)
-        assert " by " in variant
+    pairs = [(t, r.variants[0]) for t in texts if (r := passive.apply(t)).variants]
+    assert len(pairs) > 150  # not vacuous: 200 or more rewritten with the grammar of issue 33
+    be = ("is", "are", "am", "was", "were", "be", "been", "being", "isn't", "wasn't", "aren't", "weren't")
+    for text, variant in pairs:
+        assert not lost_content(text, variant.text), (text, variant.text)
+        assert " by " in variant.text
+        count = sum(w.lower().strip(".,") in be for w in variant.text.split())
+        assert count >= sum(w.lower().strip(".,") in be for w in text.split()) + variant.meta["clauses_rewritten"]
 
 
-#: NL-Augmenter style: pronoun agents (measured on the validity card, docs/validity.md)
+#: NL-Augmenter style: pronoun agents (the grammar alone)
 PRONOUN_TABLE = [
     ("drop", "You may reach the wharf inn at 4156737411 .", "The wharf inn may be reached at 4156737411 ."),
     ("drop", "You can find buena vista motor inn at 1599 lombard st .",
      "Buena vista motor inn can be found at 1599 lombard st ."),
     ("drop", "They accept credit cards .", None),  # "they" refers to someone: skipped
-    ("drop", "I would recommend osha thai", None),  # "would be recommended (by me)" reads badly either way
+    ("drop", "I would recommend osha thai", None),  # "would be recommended by me" reads awkwardly
     ("drop", "We serve chinese food .", None),
     ("skip", "You may reach the wharf inn at 4156737411 .", None),
     ("keep", "You may reach the wharf inn at 4156737411 .", "The wharf inn may be reached at 4156737411 by you ."),
-    ("drop", "Bar Crudo serves the raw food .", "The raw food is served by Bar Crudo ."),  # not a pronoun: agent kept
-    # a lower-cased name neither the parser nor a capital marks is no known agent: refused, not guessed
-    ("drop", "Bar crudo serves the raw food .", None),
-    # a lower-cased name that the parse splits is refused (a name span; a noun parsed as a preposition)
-    ("drop", "The holiday inn golden gateway hotel allows dogs .", None),
+    ("keep", "My wife and I bought the house.", "The house was bought by my wife and me."),
+    ("drop", "My wife and I bought the house.", "The house was bought by my wife and me."),  # no lone pronoun
+    ("drop", "Bar Crudo serves the raw food .", "The raw food is served by Bar Crudo ."),
+    ("drop", "The holiday inn golden gateway hotel allows dogs .", None),  # a name the parse splits
     ("drop", "You may reach the harbor court hotel c a kimpton hotel at 4158821300 .", None),
 ]
 
 
 @pytest.mark.parametrize("mode,text,expected", PRONOUN_TABLE)
 def test_pronoun_agents(mode, text, expected):
-    result = PassiveVoice(pronoun_agent=mode).apply(text)
+    result = PassiveVoice(pronoun_agent=mode, naturalness_delta=None).apply(text)
     if expected is None:
         assert not result.variants and result.skipped
     else:
         assert result.variants[0].text == expected
 
 
-def test_pronoun_agent_setting_is_checked_and_described():
+def test_settings_are_checked():
     with pytest.raises(ValueError):
         PassiveVoice(pronoun_agent="sometimes")
-    assert PassiveVoice().describe()["pronoun_agent"] == "drop"
+    with pytest.raises(ValueError):
+        PassiveVoice(naturalness_delta=float("nan"))
+    with pytest.raises(ValueError):
+        PassiveVoice(pll_spacing=0)
 
 
-@pytest.mark.parametrize("text", NOW_SKIPPED)
-def test_now_skipped_with_a_reason(passive, text):
-    result = passive.apply(text, 0)
-    assert not result.variants and result.skipped
+def test_describe_and_fingerprint_record_the_judge():
+    """The grammar alone names no language model; with the judge, describe() records the delta, the spacing
+    and the context model's signature, and the fingerprint that keys cached cases and cards changes with them."""
+    from perturbations.passive.naturalness import NATURALNESS_DELTA, PLL_SPACING
+    from rome.context.model import get_context_model
+    from suites.harness.spec import perturbation_fingerprint
+
+    grammar = PassiveVoice(naturalness_delta=None).describe()
+    assert grammar["naturalness_delta"] is None and "context_model" not in grammar
+    judged = PassiveVoice().describe()
+    assert judged["naturalness_delta"] == NATURALNESS_DELTA and judged["pll_spacing"] == PLL_SPACING
+    assert judged["context_model"] == get_context_model().signature()
+    prints = {perturbation_fingerprint(PassiveVoice(**o)) for o in (
+        {}, {"naturalness_delta": None}, {"naturalness_delta": NATURALNESS_DELTA + 0.1}, {"pll_spacing": None})}
+    assert len(prints) == 4
+
+
+def test_the_passive_reads_the_context_model_never_a_metric_encoder_or_a_corpus():
+    from rome.core import fingerprint
+
+    closure = fingerprint.module_closure(PassiveVoice)
+    assert "rome.context.model" in closure
+    assert not any(name.startswith(("rome.data", "rome.metric", "rome.training", "baselines")) for name in closure)
+    assert "rome.core.encoder" not in closure
+
+
+# -- the context model's judgement (loads the model) ------------------------------------------------------
+@pytest.mark.slow
+def test_the_judge_prefers_a_grammatical_passive_to_broken_ones():
+    from perturbations.passive.naturalness import judge
+
+    original = "The man ate an apple."
+    good, *broken = judge([(original, "An apple was eaten by the man."), (original, "An apple was eaten the man."),
+                           (original, "An apple was eated by the man.")])
+    assert all(good.difference > b.difference for b in broken), (good, broken)
+    assert good.original_pieces == broken[0].original_pieces > 0
+
+
+@pytest.mark.slow
+def test_the_threshold_keeps_or_refuses_and_records_the_judgement():
+    text = "The committee approved the budget."
+    kept = PassiveVoice(naturalness_delta=5.0).apply(text)
+    facts = kept.variants[0].meta["clauses"][0]
+    assert {"pll_original", "pll_variant", "pll_difference", "pieces_original", "pieces_variant"} <= set(facts)
+    refused = PassiveVoice(naturalness_delta=-5.0).apply(text)
+    assert not refused.variants and refused.skipped.startswith("the context model reads the passive as less natural")
+    assert PassiveVoice().apply(text, 0) == PassiveVoice().apply(text, 7)  # the judge is deterministic
+
+
+@pytest.mark.slow
+def test_spaced_pseudo_log_likelihood_is_exact_when_no_pieces_share_a_pass():
+    from rome.context.model import get_context_model
+
+    model = get_context_model()
+    texts = ["The budget was approved by the committee.", "An apple was eaten by the man."]
+    exact = model.pseudo_log_likelihood(texts)
+    far = model.pseudo_log_likelihood(texts, spacing=1000)
+    assert [n for _, n in far] == [n for _, n in exact]
+    assert [s for s, _ in far] == pytest.approx([s for s, _ in exact], abs=1e-4)
+    spaced = model.pseudo_log_likelihood(texts, spacing=3)
+    assert [n for _, n in spaced] == [n for _, n in exact]  # every piece scored once
+    assert [s for s, _ in spaced] != pytest.approx([s for s, _ in exact], abs=1e-4)  # with others hidden
+    with pytest.raises(ValueError):
+        model.pseudo_log_likelihood(texts, spacing=0)

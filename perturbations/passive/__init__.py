@@ -1,164 +1,233 @@
-"""Active -> passive voice from the dependency parse ("Elon Musk founded Tesla" -> "Tesla was founded by Elon Musk").
+"""Active -> passive voice ("Elon Musk founded Tesla Motors." -> "Tesla Motors was founded by Elon Musk.").
 
-No maintained library turns active English clauses into passive ones from a parse (pattern
-and CheckList have no such operation), so the rewrite is written here, on top of the shared
-parser and ``lemminflect`` for participles. It is deliberately conservative: every sentence
-shape it cannot rewrite with certainty (no direct object, already passive, copular,
-questions, coordinated verbs, progressive with a modal or perfect, ...; see
-:mod:`perturbations.passive.clause`) is skipped with a reason. A skipped sentence costs coverage; a
-broken one would make the robustness table measure this module's bugs instead of the metrics.
+Two parts, as the grammar books separate them:
 
-The "by"-agent and the prepositional and adverbial adjuncts that followed the object are ordered by
-end weight (Quirk et al. 1985, §18.9: the longer phrase goes last): "was put in the box by John", but
-"had been won by Werth at the first tournament in Achleiten three weeks ago"; never after an adjunct
-containing a clause, so that it never attaches to a verb inside it. Names and titles are never split
-(:func:`perturbations.language.names.name_spans`), and a text whose later pronouns could change their
-antecedent is skipped.
+* **which clauses have a passive** (:mod:`perturbations.passive.clause`): a transitive verb with a
+  direct object, with the shapes a reference grammar describes (tense, aspect and modals carried over,
+  phrasal verbs, ditransitives, object predicatives, pronoun case, subordinate and coordinated clauses);
+  every other shape is skipped with a reason that names its source;
+* **whether this passive reads naturally** (:mod:`perturbations.passive.naturalness`): the independent
+  context model's pseudo-log-likelihood of the rewritten sentence against the original's, with a
+  threshold set from blind readers' labels. No rule here was fitted to a corpus or to judged cards.
+
+No maintained library turns active English clauses into passive ones from a parse (pattern and
+CheckList have no such operation), so the rewrite is written here on the shared parser and
+``lemminflect``'s participles.
 """
 
 from __future__ import annotations
 
+import math
 import random
 
 from perturbations.base import Edit, Perturbation, Result, Variant, apply_edits
 from perturbations.parsers import require_spacy_labels
 from perturbations.passive.clause import (
+    SUBORDINATORS,
+    THIRD_PERSON,
     Clause,
     Skip,
     agreement,
+    agrees,
     find_clause,
     members,
+    number_of,
     verb_lemma,
 )
+from perturbations.passive.naturalness import NATURALNESS_DELTA, PLL_SPACING
 from rome.core.parsing import ParsedText
 
-#: nominative -> objective case, for the old subject that becomes the "by"-agent
+#: verbs with an object and a bare infinitive ("helped them create", "made him tell", "saw her leave"): the
+#: infinitive is no finite clause, and its passive needs "to" (Quirk et al. 1985, ch. 16)
+BARE_INFINITIVE_VERBS = frozenset({"help", "make", "let", "have", "see", "hear", "watch", "feel", "notice", "bid"})
+#: nominative -> objective case, for the old subject that becomes the "by"-agent (also inside a
+#: coordination: "my wife and I" -> "by my wife and me"; Quirk et al. 1985, ch. 6, pronoun case)
 OBJECTIVE = {"i": "me", "he": "him", "she": "her", "we": "us", "they": "them", "who": "whom"}
-#: objective -> nominative case, for the old object that becomes the subject
+#: objective -> nominative case, for the old object that becomes the subject ("arrested him" -> "He was")
 NOMINATIVE = {"me": "I", "him": "he", "her": "she", "us": "we", "them": "they"}
-#: generic "you" ("You may reach X at ...") has no referent to lose: with ``pronoun_agent="drop"`` the
-#: passive has no agent ("X may be reached at ..."). Every other personal pronoun refers to someone
-#: the reader must keep, and a pronoun after "by" reads awkwardly ("demanded in this case by him",
-#: "would be suggested by me"; Biber et al. 1999, §6.6: pronoun agents are rare, the passive demotes
-#: given agents by dropping them), so with "drop" those clauses are skipped
+#: generic "you" ("You can reach the hotel by phone") has no referent to lose: with ``pronoun_agent="drop"``
+#: the passive has no agent ("The hotel can be reached by phone"), the passive's usual way with an agent
+#: that is unknown or general (Biber et al. 1999, ch. 6: most passives have no agent). A personal pronoun
+#: refers to someone the reader must keep, and as an agent ("by me", "by them") it reads awkwardly, so
+#: with "drop" those clauses are skipped
 GENERIC_PRONOUNS = frozenset({"you"})
 REFERRING_PRONOUNS = frozenset({"i", "we", "he", "she", "it", "they", "me", "us", "him", "her", "them",
-                          "this", "that", "these", "those", "one"})
+                                "this", "that", "these", "those", "one"})
+#: a dropped generic "you" needs a modal: "You can reach X" is a general statement whose passive ("X can
+#: be reached") loses no one; a plain "you are painting the fence" addresses the reader
+GENERIC_MODALS = frozenset({"can", "could", "may", "might", "will", "would", "should", "must", "ca", "shall"})
 PRONOUN_AGENT_CHOICES = ("drop", "skip", "keep")
 BE = {("present", "1s"): "am", ("present", "3s"): "is", ("present", "pl"): "are",
       ("past", "1s"): "was", ("past", "3s"): "was", ("past", "pl"): "were"}
-#: adjunct dependencies the agent may follow; focus adverbs ("too", "also") must stay last
-ADJUNCT_DEPS = ("prep", "advmod", "npadvmod")
-STAY_LAST = frozenset({"too", "also", "either", "as"})
 #: entity types that are names (keep their capital); numbers and dates are ordinary words
 NAME_TYPES = frozenset({"PERSON", "ORG", "GPE", "LOC", "NORP", "FAC", "PRODUCT", "WORK_OF_ART", "EVENT",
                         "LAW", "LANGUAGE"})
+#: punctuation that may stay inside a moved phrase: a hyphen or slash joining two words without spaces,
+#: an abbreviation's period, an apostrophe of a possessive
+WORD_JOINERS = frozenset({"-", "/", "–", "'", "’"})
 
 
 class PassiveVoice(Perturbation):
-    """Rewrite each active transitive main clause in the passive voice (meaning kept: ``invariant``)."""
+    """Rewrite each active transitive clause in the passive voice (meaning kept: ``invariant``)."""
 
     kind = "passive"
     parses = True
 
-    def __init__(self, parser: str | None = None, pronoun_agent: str = "drop") -> None:
+    def __init__(self, parser: str | None = None, pronoun_agent: str = "drop",
+                 naturalness_delta: float | None = NATURALNESS_DELTA, pll_spacing: int | None = PLL_SPACING) -> None:
         """``parser``: a spaCy model name (default: the embedded one); its ClearNLP labels drive the rules.
-        ``pronoun_agent``: what becomes of an old subject you/they/it: ``"drop"`` (agentless passive,
-        "You may reach X at ..." -> "X may be reached at ..."; I/we clauses are skipped), ``"skip"``
-        every pronoun clause, or ``"keep"`` ("... by you", "... by me")."""
+        ``pronoun_agent``: what becomes of a pronoun subject: ``"drop"`` (generic "you" with a modal gives
+        an agentless passive, other pronoun subjects are skipped), ``"skip"`` every pronoun clause, or
+        ``"keep"`` ("... by you", "... by me"). ``naturalness_delta``: how far the rewritten sentence's mean
+        pseudo-log-likelihood per piece may fall below the original's (``None``: the grammar alone, no
+        language model). ``pll_spacing``: the distance between the pieces masked together in one pass of the
+        pseudo-log-likelihood (``None``: one piece per pass, exact)."""
         if pronoun_agent not in PRONOUN_AGENT_CHOICES:
             raise ValueError(f"pronoun_agent must be one of {', '.join(PRONOUN_AGENT_CHOICES)}")
+        if naturalness_delta is not None and not math.isfinite(naturalness_delta):
+            raise ValueError("naturalness_delta must be a finite number (or None: no language model)")
+        if pll_spacing is not None and pll_spacing < 1:
+            raise ValueError("pll_spacing must be at least 1 (or None: the exact pseudo-log-likelihood)")
         self.parser = require_spacy_labels(parser, self.kind)
         self.pronoun_agent = pronoun_agent
+        self.naturalness_delta = naturalness_delta
+        self.pll_spacing = pll_spacing
 
     def describe(self) -> dict:
-        return {"kind": self.kind, "parser": self.parser or "spacy", "pronoun_agent": self.pronoun_agent}
+        out = {"kind": self.kind, "parser": self.parser or "spacy", "pronoun_agent": self.pronoun_agent,
+               "naturalness_delta": self.naturalness_delta}
+        if self.naturalness_delta is not None:
+            from perturbations.passive.naturalness import context_signature
 
-    def _apply(self, text: str, rng: random.Random) -> Result:
+            out.update(pll_spacing=self.pll_spacing, context_model=context_signature())
+        return out
+
+    def candidates(self, text: str) -> tuple[ParsedText, list[tuple[Edit, dict]], list[str]]:
+        """The grammar's rewrites of ``text``: (parse, [(edit, facts about the clause)], skip reasons)."""
         from rome.core.parsing import get_parser
 
         parsed = get_parser(self.parser).parse_one(text)
-        edits, reasons = [], []
+        found, reasons = [], []
         for head in clause_heads(parsed):
             try:
-                edit = rewrite_clause(parsed, find_clause(parsed, head), self.pronoun_agent)
+                edit, facts = rewrite_clause(parsed, find_clause(parsed, head), self.pronoun_agent)
             except Skip as skip:
                 reasons.append(str(skip))
                 continue
-            if not any(edit.start < e.end and e.start < edit.end for e in edits):
-                edits.append(edit)
-        if not edits:
+            if not any(edit.start < e.end and e.start < edit.end for e, _ in found):
+                found.append((edit, facts))
+        return parsed, found, reasons
+
+    def _apply(self, text: str, rng: random.Random) -> Result:
+        parsed, found, reasons = self.candidates(text)
+        if found and self.naturalness_delta is not None:
+            from perturbations.passive.naturalness import judge
+
+            judgements = judge([sentence_pair(text, facts["sentence"], edit) for edit, facts in found],
+                               spacing=self.pll_spacing)
+            kept = []
+            for (edit, facts), judgement in zip(found, judgements):
+                facts = {**facts, **judgement.as_dict()}
+                if judgement.difference >= -self.naturalness_delta:
+                    kept.append((edit, facts))
+                else:
+                    reasons.insert(0, f"the context model reads the passive as less natural "
+                                      f"({judgement.difference:+.3f} per piece < -{self.naturalness_delta})")
+            found = kept
+        if not found:
             return Result.skip(text, reasons[0] if reasons else "no clause found")
-        meta = {"parser": parsed.parser, "clauses_rewritten": len(edits), "clauses_skipped": len(reasons)}
+        edits = [edit for edit, _ in found]
+        meta = {"parser": parsed.parser, "clauses_rewritten": len(edits), "clauses_skipped": len(reasons),
+                "clauses": [{k: v for k, v in facts.items() if k != "sentence"} for _, facts in found]}
         variant = Variant(apply_edits(text, edits), self.kind, "invariant", tuple(edits), meta)
         return Result(text, (variant,))
 
 
-def clause_heads(parsed: ParsedText) -> list:
-    """Main clauses (parse roots), then finite clauses with their own subject: reported ones ("Officials
-    said (that) the police arrested ...": ``ccomp``), adverbial ones after a subordinator ("because the
-    police arrested ...": ``advcl``) and coordinated ones ("... and the court charged ...": ``conj``).
-    Each is a clause of its own, which :func:`find_clause` checks like a main one."""
-    from perturbations.passive.clause import SUBORDINATORS
+def sentence_pair(text: str, sentence: tuple[int, int], edit: Edit) -> tuple[str, str]:
+    """(original sentence, the same sentence with ``edit`` applied): what the context model compares."""
+    start, end = sentence
+    return text[start:end], text[start : edit.start] + edit.new + text[edit.end : end]
 
+
+def clause_heads(parsed: ParsedText) -> list:
+    """Main clauses (parse roots), then finite clauses with their own subject (Quirk et al. 1985, ch. 14-15):
+    reported ones ("Officials said (that) the police arrested ...": ``ccomp``), adverbial ones after a
+    subordinator ("because the storm flooded ...": ``advcl``) and coordinated ones ("... and the court
+    released ...": ``conj``). Each is checked like a main clause by :func:`find_clause`."""
     heads = list(parsed.roots)
     for tok in parsed.tokens:
         if tok.dep in ("ccomp", "conj", "advcl") and tok.pos == "VERB" and parsed.tokens[tok.head] in heads:
             kids = parsed.children(tok.i)
-            marks = [c for c in kids if c.dep == "mark"]
+            marks = [c for c in kids if c.dep == "mark" or c.dep == "advmod" and c.tag == "WRB"
+                     and c.i == min(members(parsed, tok.i)) and c.text.lower() in SUBORDINATORS]
             if tok.dep == "conj" and marks or tok.dep == "advcl" and not marks:
                 continue
             if tok.dep == "ccomp" and not any(c.dep in ("nsubj", "nsubjpass") for c in parsed.children(tok.head)):
                 continue  # a "reported" clause under a verb without a subject is a misparsed list of predicates
-                # sharing one subject ("The inn does not allow dogs , has internet access ."): moving its
-                # object to the front would leave the other predicates without their subject
+            if tok.dep == "ccomp" and parsed.tokens[tok.head].lemma.lower() in BARE_INFINITIVE_VERBS and not marks:
+                continue  # "helped Brooks and Groening create The Simpsons": a bare infinitive, not a finite clause
             if any(c.dep == "nsubj" for c in kids) and all(m.text.lower() in SUBORDINATORS for m in marks):
                 heads.append(tok)
     return heads
 
 
 def participle(clause: Clause) -> str:
+    """The past participle: the active's own form where it is one (a regular past keeps its spelling:
+    "cancelled"), else the most used of lemminflect's forms (wordfreq: "woken", not "waked")."""
     from lemminflect import getInflection
 
-    forms = getInflection(verb_lemma(clause.verb), "VBN")
+    from rome.context.collocations import zipf
+
+    lemma = verb_lemma(clause.verb)
+    forms = getInflection(lemma, "VBN")
     if not forms:
         raise Skip(f"no participle for '{clause.verb.text}'")
-    return forms[0]
+    own = clause.verb.text.lower()
+    if clause.verb.tag == "VBN" and own in forms or (
+            clause.verb.tag == "VBD" and set(getInflection(lemma, "VBD")) == set(forms) and own in forms):
+        return own
+    return max(forms, key=lambda form: (zipf(form), -forms.index(form)))
 
 
-def auxiliary_chain(clause: Clause, person: str) -> list[str]:
-    """The passive auxiliaries for the active verb group (tense, aspect, modality; agreeing with ``person``)."""
+def auxiliary_chain(clause: Clause, person: str) -> tuple[list[str], str]:
+    """The passive auxiliaries for the active verb group and the name of its tense/aspect/modality
+    (Quirk et al. 1985, ch. 3: the passive adds "be" + participle after the active's auxiliaries, and "be"
+    takes over the tense and the agreement with the new subject)."""
     auxes = [a.text for a in clause.auxiliaries]
     lemmas = [a.lemma.lower() for a in clause.auxiliaries]
     tags = [a.tag for a in clause.auxiliaries]
     verb_tag = clause.verb.tag
-    if any(a.startswith("'") or a.lower() == "to" for a in auxes):
-        raise Skip("contracted or infinitival auxiliary")
+    if any(a.startswith("'") or a.startswith("’") for a in auxes):
+        raise Skip("contracted auxiliary ('ll, 've, 's: its full form would change the register)")
+    if any(a.lower() == "to" for a in auxes):
+        raise Skip("infinitive")
     if tags and tags[0] == "MD":
         if lemmas[1:] == [] and verb_tag == "VB":
-            return [auxes[0], "be"]
+            return [auxes[0], "be"], "modal"
         if lemmas[1:] == ["have"] and verb_tag == "VBN":
-            return [auxes[0], "have", "been"]
-        raise Skip("progressive with a modal has no natural passive")
+            return [auxes[0], "have", "been"], "modal perfect"
+        raise Skip("progressive with a modal (its passive 'will be being built' is avoided: Quirk et al. 1985, ch. 3)")
     tense = "past" if tags and tags[0] == "VBD" else "present"
     if not auxes:
         if verb_tag in ("VBD", "VBZ", "VBP"):
-            return [BE["past" if verb_tag == "VBD" else "present", person]]
+            tense = "past" if verb_tag == "VBD" else "present"
+            return [BE[tense, person]], f"simple {tense}"
         raise Skip("no finite verb form")
     if lemmas == ["do"] and verb_tag == "VB":
-        return [BE[tense, person]]
+        return [BE[tense, person]], f"simple {tense} (do-support)"
     if lemmas == ["have"] and verb_tag == "VBN":
-        return ["had" if tense == "past" else ("has" if person == "3s" else "have"), "been"]
+        return ["had" if tense == "past" else ("has" if person == "3s" else "have"), "been"], f"{tense} perfect"
     if lemmas == ["be"] and verb_tag == "VBG":
-        return [BE[tense, person], "being"]
-    raise Skip("perfect progressive or unusual auxiliaries")
+        return [BE[tense, person], "being"], f"{tense} progressive"
+    raise Skip("perfect progressive or unusual auxiliaries (its passive 'has been being built' is avoided: "
+               "Quirk et al. 1985, ch. 3)")
 
 
 def with_pre_verb(chain: list[str], clause: Clause) -> str:
     """Insert negation and adverbs after the first auxiliary ("did not eat" -> "was not eaten")."""
     words = [chain[0]]
     for tok in clause.pre_verb:
-        if tok.text.lower() == "n't":
+        if tok.text.lower() in ("n't", "n’t"):
             if words[-1] == "am":
                 words.append("not")
             else:
@@ -171,169 +240,140 @@ def with_pre_verb(chain: list[str], clause: Clause) -> str:
     return " ".join(words + chain[1:])
 
 
-def span_text(parsed: ParsedText, first: int, last: int) -> str:
-    start, end = parsed.tokens[first], parsed.tokens[last]
-    return parsed.text[start.idx : end.idx + len(end.text)]
+def span_text(parsed: ParsedText, first: int, last: int, cases: dict[str, str] | None = None) -> str:
+    """The text of tokens ``first..last``; with ``cases``, personal pronouns that are the phrase's head or
+    one of its conjuncts take the case the table gives ("my wife and I" -> "my wife and me")."""
+    if not cases:
+        start, end = parsed.tokens[first], parsed.tokens[last]
+        return parsed.text[start.idx : end.idx + len(end.text)]
+    out = []
+    for tok in parsed.tokens[first : last + 1]:
+        word = tok.text
+        head_or_conjunct = tok.head < first or tok.head > last or tok.head == tok.i or tok.dep == "conj"
+        if tok.tag == "PRP" and head_or_conjunct and word.lower() in cases:
+            word = cases[word.lower()]  # lower case but "I": the caller capitalises a sentence start
+        out.append(word + (tok.whitespace if tok.i < last else ""))
+    return "".join(out)
 
 
 def as_subject(parsed: ParsedText, span: tuple[int, int], sentence_initial: bool) -> str:
-    text = span_text(parsed, *span)
-    if span[0] == span[1] and text.lower() in NOMINATIVE:
-        text = NOMINATIVE[text.lower()]
-    if any(t.text == "," for t in parsed.tokens[span[0] : span[1] + 1]):
-        text += comma_like(parsed, span)  # "X, a cheap restaurant, was recommended"
+    text = span_text(parsed, *span, cases=NOMINATIVE)
     return text[:1].upper() + text[1:] if sentence_initial else text
-
-
-def comma_like(parsed: ParsedText, span: tuple[int, int]) -> str:
-    """A closing comma spaced like the phrase's own commas (the data writes " , ")."""
-    inner = next(t for t in parsed.tokens[span[0] : span[1] + 1] if t.text == ",")
-    spaced = inner.i > 0 and parsed.tokens[inner.i - 1].whitespace != ""
-    return " ," if spaced else ","
 
 
 def as_agent(parsed: ParsedText, span: tuple[int, int], sentence_initial: bool) -> str:
     """The old subject after "by": objective case; lower-cased only if its capital was the sentence's."""
     from lemminflect import getAllLemmas
 
-    text = span_text(parsed, *span)
-    if span[0] == span[1] and text.lower() in OBJECTIVE:
-        return OBJECTIVE[text.lower()]
+    text = span_text(parsed, *span, cases=OBJECTIVE)
     first = parsed.tokens[span[0]]
-    function_word = first.pos in ("DET", "PRON") or first.tag in ("DT", "PDT", "PRP$", "CD")
-    common_word = first.tag not in ("NNP", "NNPS") and first.pos != "PROPN" and first.ent_type not in NAME_TYPES
+    if first.tag == "PRP":
+        return text[:1].lower() + text[1:] if text[:2] != "I " and text != "I" else text
+    function_word = first.pos in ("DET", "PRON", "ADP") or first.tag in ("DT", "PDT", "PRP$", "CD")
     known = bool(getAllLemmas(first.text.lower()))  # "Frances" is a name, "Thousands" a word
+    following = parsed.tokens[span[0] + 1] if span[1] > span[0] else None
+    name = first.tag in ("NNP", "NNPS") and (first.ent_type in NAME_TYPES or (
+        following is not None and following.tag in ("NNP", "NNPS") and following.text[:1].isupper()))
+    # "Marie Curie", "Google", a title before a name ("Pope Francis")
     acronym = first.text.isupper() and (len(first.text) > 1 or first.text != "A")  # "NASA", placeholder "X"
-    if sentence_initial and first.text != "I" and not acronym and (
-            function_word or (common_word and known)):
+    if sentence_initial and first.text != "I" and not acronym and (function_word or (known and not name)):
         text = text[:1].lower() + text[1:]
     return text
 
 
-def adjunct_end(parsed: ParsedText, clause: Clause, after: int) -> int:
-    """Last token of the clause-free adjuncts right after token ``after`` (the agent goes behind them)."""
-    end = after
+#: adverbials the agent may follow (Quirk et al. 1985, ch. 18: the agent, usually the new information,
+#: goes last); focusing adverbs must stay last ("too", "also")
+ADJUNCT_DEPS = ("prep", "advmod", "npadvmod")
+STAY_LAST = frozenset({"too", "also", "either", "as"})
+#: adjuncts this long, and more than twice the agent's length, go after the agent (end weight, Quirk et al.
+#: 1985, ch. 18: the heavier phrase goes last): "had been won by Werth at the first tournament in Achleiten"
+HEAVY_ADJUNCT_TOKENS = 4
+
+
+def adjunct_end(parsed: ParsedText, clause: Clause, agent_tokens: int) -> int:
+    """Last token of the clause-free adverbials right after the rewritten clause that the agent follows:
+    those that are not clearly heavier than the agent (end weight: a heavier phrase goes after it)."""
+    end = clause.last
     for child in sorted(parsed.children(clause.verb.i), key=lambda t: t.i):
-        if child.i <= after:
+        if child.i <= clause.last:
             continue
         inside = members(parsed, child.i)
         if (child.dep not in ADJUNCT_DEPS or min(inside) != end + 1 or child.text.lower() in STAY_LAST
-                or any(parsed.tokens[i].pos in ("VERB", "AUX") for i in inside)
-                or len(inside) != max(inside) - min(inside) + 1):
+                or any(parsed.tokens[i].pos in ("VERB", "AUX", "PUNCT") for i in inside)
+                or len(inside) != max(inside) - min(inside) + 1
+                or heavier(max(inside) - clause.last, agent_tokens)):
             break
         end = max(inside)
     return end
 
 
-def check_names_whole(clause: Clause, spans: list[tuple[int, int]]) -> None:
-    """A name or title must not be cut by the moved phrases (:func:`perturbations.language.names.name_spans`:
-    entities, capitalised runs such as "English Without Tears", the data's multi-word names): spaCy often
-    parses the first word of a title as the object and the rest as an adjunct ("English was edited by
-    Alan Jaggs Without Tears"). A name right after a moved phrase is its apposition ("the album Let Me
-    In"), which the move would strand."""
-    from perturbations.language.names import cuts_a_name
-
-    for first, last in (clause.subject, clause.object):
-        if cuts_a_name(spans, first, last):
-            raise Skip("a name or title would be split by the rewrite")
-        if any(start == last + 1 for start, _ in spans):
-            raise Skip("a name follows the moved phrase (apposition)")
-
-
-def check_later_pronouns(parsed: ParsedText, clause: Clause, end: int) -> None:
-    """A third-person pronoun after the rewritten clause ("Hypermarcas produces X ... they have ...") most
-    likely refers to the old subject, the clause's topic (centering theory: Grosz, Joshi & Weinstein 1995,
-    the subject is the preferred antecedent); the passive makes the old object the subject, so the
-    pronoun's reading changes. Such texts are skipped."""
-    from perturbations.passive.clause import THIRD_PERSON
-
-    if any(t.text.lower() in THIRD_PERSON and t.tag in ("PRP", "PRP$") for t in parsed.tokens[end + 1 :]):
-        raise Skip("a later pronoun could change its antecedent")
-
-
-def check_information_order(parsed: ParsedText, clause: Clause) -> None:
-    """The passive puts given information first (Biber et al. 1999, §6.6.2; Quirk et al. 1985, §18.8):
-    an object introduced with "a"/"an" is new information, and as the subject before a definite agent it
-    reads backwards ("A digital distribution service is offered by Lionsgate"), so such clauses are skipped."""
-    obj = parsed.tokens[clause.object_head]
-    if any(c.dep == "det" and c.text.lower() in ("a", "an") for c in parsed.children(obj.i)):
-        raise Skip("indefinite object: new information would open the clause")
-
-
-#: WordNet noun classes of participants that can act or cause: people, animals, groups of people
-#: (organisations) and natural forces ("The leaves were blown by the wind": Quirk et al. 1985 §10.23, the
-#: external causer)
-AGENT_CLASSES = frozenset({"noun.person", "noun.animal", "noun.group", "noun.phenomenon"})
-AGENT_ENTITIES = frozenset({"PERSON", "ORG", "NORP", "GPE"})
-
-
-def check_agent(parsed: ParsedText, clause: Clause, spans: list[tuple[int, int]]) -> None:
-    """A "by"-phrase names who acts: English by-agents are overwhelmingly animate or institutions (Biber et
-    al. 1999, §6.4), and an inanimate one reads as a cause or an instrument ("a good view will be allowed by
-    standard equipment", "could not have been incorporated by the ancient Roman diet"). The old subject's
-    head must be a pronoun (see ``pronoun_agent``), a name (a proper noun, a person / organisation / nation /
-    place entity, a name of :func:`~perturbations.language.names.name_spans`) or a common noun whose most used
-    WordNet sense is a person, an animal, a group of people or a natural force."""
-    from perturbations.language.names import is_letter_name
-    from perturbations.language.senses import main_noun_sense, wordnet
-
-    head = next((t for t in parsed.tokens[clause.subject[0] : clause.subject[1] + 1] if t.head < clause.subject[0]
-                 or t.head > clause.subject[1] or t.head == t.i), parsed.tokens[clause.subject[1]])
-    if head.pos in ("PROPN", "PRON") or head.ent_type in AGENT_ENTITIES or is_letter_name(head.text):
-        return  # a pronoun's agent is decided by ``pronoun_agent``; "X" is a name
-    if any(start <= head.i < end for start, end in spans):
-        return  # a multi-word name ("the Kensington Park Hotel allows dogs")
-    if head.text[:1].isupper() and all(x.instance_hypernyms() for x in wordnet().synsets(head.text.lower(), "n")):
-        return  # a capitalised word WordNet knows only as a name, or not at all, is a name the tagger missed ("Frances")
-    sense = main_noun_sense(head.lemma.lower()) if head.pos == "NOUN" else None
-    if sense is None or sense.lexname() not in AGENT_CLASSES:
-        raise Skip(f"'{head.text}' is no agent (not a person, group or name)")
-
-
-#: adjuncts this long, and more than twice the agent's length, go after the agent (end weight); shorter ones
-#: keep their place next to the verb, where a complement of place belongs ("was put in the closet by Lou")
-HEAVY_ADJUNCT_TOKENS = 4
-
-
 def heavier(adjunct_tokens: int, agent_tokens: int) -> bool:
-    """Whether the adjuncts are clearly the heavier phrase (Quirk et al. 1985 §18.9, end weight)."""
+    """Whether the adverbials are clearly the heavier phrase, which goes last (end weight)."""
     return adjunct_tokens >= HEAVY_ADJUNCT_TOKENS and adjunct_tokens > 2 * agent_tokens
 
 
-#: a dropped generic "you" needs a modal: "You can reach X at ..." is a general statement whose passive
-#: ("X can be reached at ...") loses no one; a plain "you are crossing the sea" addresses the reader
-GENERIC_MODALS = frozenset({"can", "could", "may", "might", "will", "would", "should", "must", "ca"})
+def check_pronouns_before_agent(parsed: ParsedText, clause: Clause, end: int) -> None:
+    """A pronoun in the adverbials that move before the agent could refer to it and would precede it
+    ("The carrots were put in his garden by John"): skipped (Quirk et al. 1985, ch. 6)."""
+    number = number_of(parsed, parsed.tokens[head_of(parsed, clause.subject)])
+    if any(t.tag in ("PRP", "PRP$") and t.text.lower() in THIRD_PERSON and agrees(t.text.lower(), number)
+           for t in parsed.tokens[clause.last + 1 : end + 1]):
+        raise Skip("pronoun before the agent (it would precede its antecedent)")
 
 
-#: punctuation that may stay inside a moved phrase: a hyphen or slash joining two words without spaces,
-#: an abbreviation's period, an apostrophe of a possessive
-_WORD_JOINERS = frozenset({"-", "/", "–", "'", "’"})
+def check_names_whole(parsed: ParsedText, clause: Clause) -> None:
+    """A name or title must not be cut by the moved phrases (:func:`perturbations.language.names.name_spans`:
+    entities, capitalised runs such as "English Without Tears"): spaCy often parses the first word of a
+    title or a foreign name as the object and the rest as an adjunct. A name right after a moved phrase is
+    its apposition ("the album Let Me In"), which the move would strand."""
+    from perturbations.language.names import cuts_a_name, name_spans
+
+    spans = name_spans(parsed)
+    for first, last in (clause.subject, clause.promoted, *clause.kept):
+        if cuts_a_name(spans, first, last):
+            raise Skip("a name or title would be split by the rewrite")
+    if any(start == clause.last + 1 for start, _ in spans):
+        raise Skip("a name follows the moved phrase (apposition)")
+
+
+def check_later_pronouns(parsed: ParsedText, clause: Clause) -> None:
+    """A third-person pronoun after the clause that could refer to both the old subject and the old object
+    ("The company hired the manager. It ...") most likely refers to the subject, the preferred antecedent
+    (centering theory: Grosz, Joshi & Weinstein 1995); the passive makes the object the subject, so its
+    reading could change. A pronoun that can refer to only one of them (by number) keeps its reading."""
+    subject = number_of(parsed, parsed.tokens[head_of(parsed, clause.subject)])
+    promoted = number_of(parsed, parsed.tokens[clause.promoted_head])
+    for tok in parsed.tokens[clause.last + 1 :]:
+        word = tok.text.lower()
+        if tok.tag in ("PRP", "PRP$") and word in THIRD_PERSON and agrees(word, subject) and agrees(word, promoted):
+            raise Skip("a later pronoun could change its antecedent")
+
+
+def head_of(parsed: ParsedText, span: tuple[int, int]) -> int:
+    """The token of ``span`` whose head lies outside it."""
+    return next((t.i for t in parsed.tokens[span[0] : span[1] + 1] if t.head < span[0] or t.head > span[1]
+                 or t.head == t.i), span[1])
 
 
 def check_punctuation(parsed: ParsedText, first: int, last: int) -> None:
     """Commas, dashes, brackets and quotes inside the rewritten span belong to phrases that move apart;
-    the rewrite cannot say where they go ("a comma or dash lost"), so such clauses are skipped."""
+    where they go is not decided by the grammar, so such clauses are skipped."""
     for tok in parsed.tokens[first : last + 1]:
         if tok.pos != "PUNCT" and not (tok.text and not any(ch.isalnum() for ch in tok.text)):
             continue
         glued = tok.i > 0 and parsed.tokens[tok.i - 1].whitespace == "" and tok.whitespace == ""
-        if tok.text in _WORD_JOINERS and glued:
+        if tok.text in WORD_JOINERS and glued:
             continue
+        if tok.text == "." and tok.i > 0 and parsed.tokens[tok.i - 1].whitespace == "":
+            continue  # an abbreviation's period ("Dr.", "U.S.")
         raise Skip(f"punctuation '{tok.text}' inside the rewritten span")
 
 
-def check_pronouns_before_agent(parsed: ParsedText, first: int, last: int) -> None:
-    """A pronoun in the object or the adjuncts that move before the agent would precede the noun it may
-    refer to ("Carrots were put from his garden ... by John"): binding is grammar, so such clauses are skipped."""
-    from perturbations.passive.clause import THIRD_PERSON
+def rewrite_clause(parsed: ParsedText, clause: Clause, pronoun_agent: str = "drop") -> tuple[Edit, dict]:
+    """One edit replacing "subject ... verb object (complement)" by "object aux participle (complement) by
+    subject", and the facts about it (its shape, tense, agent): the adjuncts after it stay where they were."""
+    from perturbations.language.names import sentence_starts
 
-    if any(t.tag in ("PRP", "PRP$") and t.text.lower() in THIRD_PERSON for t in parsed.tokens[first : last + 1]):
-        raise Skip("pronoun before the agent (it would precede its antecedent)")
-
-
-def rewrite_clause(parsed: ParsedText, clause: Clause, pronoun_agent: str = "drop") -> Edit:
-    """One edit replacing "subject ... verb object adjuncts" by "object aux participle adjuncts by subject"
-    (no "by"-phrase for a dropped pronoun agent, see :class:`PassiveVoice`)."""
     subject = span_text(parsed, *clause.subject).lower()
     pronoun = clause.subject[0] == clause.subject[1] and subject in GENERIC_PRONOUNS | REFERRING_PRONOUNS
     referring = pronoun and subject in REFERRING_PRONOUNS
@@ -342,43 +382,40 @@ def rewrite_clause(parsed: ParsedText, clause: Clause, pronoun_agent: str = "dro
     if pronoun and not referring and pronoun_agent == "drop" and not any(
             a.text.lower() in GENERIC_MODALS for a in clause.auxiliaries):
         raise Skip("'you' without a modal addresses the reader (dropping it loses who acts)")
-    from perturbations.language.names import name_spans
-
-    spans = name_spans(parsed)  # once per clause: the name check and the agent check both read them
-    check_names_whole(clause, spans)
-    generic = pronoun and not referring
-    person = agreement(parsed, parsed.tokens[clause.object_head])
-    verb_group = with_pre_verb(auxiliary_chain(clause, person), clause) + " " + participle(clause)
-    last = clause.object[1]
-    if clause.particle is not None:
-        verb_group += " " + clause.particle.text
-        if clause.particle.i == last + 1:
-            last += 1
-    end = adjunct_end(parsed, clause, last)
-    check_punctuation(parsed, clause.subject[0], end)
-    check_later_pronouns(parsed, clause, end)
-    from perturbations.language.names import sentence_starts
-
+    check_names_whole(parsed, clause)
+    check_punctuation(parsed, clause.subject[0], clause.last)
+    check_later_pronouns(parsed, clause)
     initial = clause.subject[0] in sentence_starts(parsed)
-    if initial and any(ch.isdigit() for ch in parsed.tokens[clause.object[0]].text):
-        raise Skip("the new subject would open the sentence with a numeral")  # Chicago Manual of Style 9.5
-    check_information_order(parsed, clause)
-    if not generic:
-        check_agent(parsed, clause, spans)
-    agent = "" if generic and pronoun_agent == "drop" else f"by {as_agent(parsed, clause.subject, initial)}"
-    adjuncts = span_text(parsed, last + 1, end) if end > last else ""
-    if agent and adjuncts and heavier(end - last, clause.subject[1] - clause.subject[0] + 1):
-        verb_group += f" {agent} {adjuncts}"  # end weight: the much heavier phrase goes last
-    else:
-        if adjuncts:
-            check_pronouns_before_agent(parsed, clause.object[0], end)
-            verb_group += " " + adjuncts
-        if agent:
-            verb_group += " " + agent
-    new = f"{as_subject(parsed, clause.object, initial)} {verb_group}"
-    last_token = parsed.tokens[end]
-    if end == clause.sentence[1] and len(last_token.text) > 1 and last_token.text.endswith("."):
+    if initial and parsed.tokens[clause.promoted[0]].text[:1].isdigit():
+        raise Skip("the new subject would open the sentence with a numeral (Chicago Manual of Style, ch. 9)")
+    person = agreement(parsed, parsed.tokens[clause.promoted_head])
+    chain, tense = auxiliary_chain(clause, person)
+    words = [with_pre_verb(chain, clause) + " " + participle(clause)]
+    if clause.particle is not None:
+        words.append(clause.particle.text)
+    words += [span_text(parsed, *span) for span in clause.kept]
+    dropped = pronoun and not referring and pronoun_agent == "drop"
+    if clause.by_phrase_after and not dropped:
+        raise Skip("a 'by' phrase already follows the object (two 'by' phrases)")
+    last = clause.last
+    if not dropped:
+        agent = f"by {as_agent(parsed, clause.subject, initial)}"
+        end = adjunct_end(parsed, clause, clause.subject[1] - clause.subject[0] + 1)
+        if end > last:
+            check_punctuation(parsed, last + 1, end)
+            check_pronouns_before_agent(parsed, clause, end)
+            words.append(span_text(parsed, last + 1, end))  # the agent goes last: "was founded in 2003 by"
+            last = end
+        words.append(agent)
+    new = f"{as_subject(parsed, clause.promoted, initial)} {' '.join(words)}"
+    last_token = parsed.tokens[last]
+    if last == clause.sentence[1] and len(last_token.text) > 1 and last_token.text.endswith("."):
         new += "."  # the abbreviation's period also ended the sentence ("at 4 P.M.")
     start = parsed.tokens[clause.subject[0]].idx
     stop = last_token.idx + len(last_token.text)
-    return Edit(start, stop, parsed.text[start:stop], new)
+    sentence = (parsed.tokens[clause.sentence[0]].idx,
+                parsed.tokens[clause.sentence[1]].idx + len(parsed.tokens[clause.sentence[1]].text))
+    facts = {"clause": "main" if clause.verb.dep == "ROOT" else clause.verb.dep, "shape": clause.shape,
+             "tense": tense, "agent": "dropped" if dropped else ("pronoun" if pronoun else "phrase"),
+             "sentence": sentence}
+    return Edit(start, stop, parsed.text[start:stop], new), facts

@@ -174,23 +174,32 @@ class ContextModel:
             scores[owner] += values[0]
         return scores
 
-    def pseudo_log_likelihood(self, texts: Sequence[str]) -> list[tuple[float, int]]:
+    def pseudo_log_likelihood(self, texts: Sequence[str], spacing: int | None = None) -> list[tuple[float, int]]:
         """(sum of log P(piece | the rest), number of pieces) per text: each piece masked in turn
-        (Salazar et al. 2020, "Masked Language Model Scoring"). An empty text gives (0.0, 0)."""
+        (Salazar et al. 2020, "Masked Language Model Scoring"). An empty text gives (0.0, 0).
+
+        ``spacing`` k masks the pieces ``r, r + k, r + 2k, ...`` together, one forward pass per offset ``r``:
+        k passes per text instead of one per piece, each piece read with every k-th other piece hidden
+        (k = 7 hides about 15 %, the rate MPNet was pre-trained at). ``None``: one piece per pass (exact)."""
+        if spacing is not None and spacing < 1:
+            raise ValueError("spacing must be at least 1 (or None: one piece per pass)")
         self._load()
         jobs, owners = [], []
         for t, text in enumerate(texts):
             ids, _ = self._pieces(text)
             ids = ids[: MAX_PIECES - 2]
-            for i in range(len(ids)):
+            step = len(ids) if spacing is None else spacing
+            for offset in range(min(step, len(ids))):
+                masked = range(offset, len(ids), step)
                 body = [self.tokenizer.cls_token_id, *ids, self.tokenizer.sep_token_id]
-                body[i + 1] = self.tokenizer.mask_token_id
-                jobs.append(_Job(tuple(body), (i + 1,), (ids[i],)))
+                for i in masked:
+                    body[i + 1] = self.tokenizer.mask_token_id
+                jobs.append(_Job(tuple(body), tuple(i + 1 for i in masked), tuple(ids[i] for i in masked)))
                 owners.append(t)
         totals = [(0.0, 0) for _ in texts]
         for owner, values in zip(owners, self._run(jobs)):
             total, n = totals[owner]
-            totals[owner] = (total + values[0], n + 1)
+            totals[owner] = (total + sum(values), n + len(values))
         return totals
 
     def top_words(self, text: str, start: int, end: int, k: int = 10) -> list[tuple[str, float]]:
