@@ -19,7 +19,9 @@ Files (the reports layer reads them):
   (:func:`suites.harness.runner.coverage`), validity: {card, corpus, fingerprint}`` (the validity card
   judging this perturbation on this corpus and the fingerprint the cases were built under) and
   ``trained_on_families: {metric: [kind, ...]}`` for learned metrics that say what damage they
-  were trained on.
+  were trained on; ``models: {perturbation: [signature, ...], metrics: {metric: [signature, ...]}}``: the models
+  that chose the variants (:meth:`Perturbation.models`) and those each metric's scores come from
+  (:func:`metric_models`), so a report can mark a metric tested on what its own model chose.
   ``mean_delta`` is the mean of variant - original over the check's cases, ``worst_delta``
   the delta of the case farthest from passing; for minimum-functionality checks both are
   the distance of the scores to the bound (positive = passing side).
@@ -86,6 +88,8 @@ def summary(run: SuiteRun) -> dict[str, Any]:
         "calibration": {m: run.calibration(m).describe() for m in metrics},
         "validity": _validity_record(run),
         "trained_on_families": trained_on_families(run, metrics),
+        "models": {"perturbation": [] if run.suite.direct_cases else run.perturbation.models(),
+                   "metrics": {m: metric_models(run.metric(m)) for m in metrics}},
         "unavailable": dict(run.unavailable),
         "cache": {"hits": run.cache.hits, "misses": run.cache.misses,
                   "path": str(run.cache.path) if run.cache.path else None},
@@ -110,6 +114,16 @@ def trained_on_families(run: SuiteRun, metrics: list[str]) -> dict[str, list[str
         if callable(method):
             out[name] = sorted(method())
     return out
+
+
+def metric_models(metric: object) -> list[str]:
+    """The models a metric's scores come from, by signature or name: its own ``models()`` where it declares them
+    (GRUEN: the context model and MiniLM), else the encoder it embeds with (BERTScore, MoverScore, RoMe)."""
+    method = getattr(metric, "models", None)
+    if callable(method):
+        return list(method())
+    name = getattr(getattr(metric, "encoder", None), "name", None)
+    return [name] if isinstance(name, str) else []
 
 
 def _verdict(passed: bool | None) -> str:
