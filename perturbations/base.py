@@ -10,14 +10,10 @@ from __future__ import annotations
 
 import abc
 import random
-import re
 from dataclasses import asdict, dataclass, field
 from typing import Any, ClassVar, Literal
 
 Expectation = Literal["invariant", "decrease"]
-#: a model's signature as a perturbation records it in :meth:`Perturbation.describe`: ``name@<hex digest>…``
-#: (the context model's ``all-mpnet-base-v2@78c0197b6159+head@a908ddbe353c/L6``)
-MODEL_SIGNATURE = re.compile(r"^[\w.\-/]+@[0-9a-f]{8,}")
 
 
 @dataclass(frozen=True)
@@ -99,26 +95,10 @@ class Perturbation(abc.ABC):
         """Settings that change the output (pinned into suite outputs, like a metric signature)."""
         return {"kind": self.kind}
 
-    def models(self) -> list[str]:
-        """The models that choose or refuse this perturbation's variants (a language model judging a swap), by
-        signature: every model signature its :meth:`describe` records. A metric that runs on one of them is not
-        fairly tested on these cases, and the robustness table marks its cells."""
-        return recorded_models(self.describe())
-
     def card_name(self) -> str:
         """The validity card judging this perturbation (``perturbations/cards/<name>.jsonl``); a kind
         with sub-kinds of different validity (typo slips) names one card per sub-kind."""
         return self.kind
-
-
-def recorded_models(description: Any) -> list[str]:
-    """Every model signature (:data:`MODEL_SIGNATURE`) in a perturbation's description, nested values included,
-    in order, once each."""
-    if isinstance(description, str):
-        return [description] if MODEL_SIGNATURE.match(description) else []
-    values = description.values() if isinstance(description, dict) else description if isinstance(
-        description, list | tuple) else ()
-    return list(dict.fromkeys(found for value in values for found in recorded_models(value)))
 
 
 def apply_edits(text: str, edits: list[Edit]) -> str:

@@ -23,7 +23,6 @@ from typing import Any
 
 import numpy as np
 
-from perturbations.base import recorded_models
 from reports import plots
 from reports.stats import coefficient, holm, mcnemar_exact, wilson_interval
 from reports.tables import Table, fmt, provenance, write_all
@@ -31,6 +30,7 @@ from reports.validity import INFORMATIVE, UNMEASURED, CardStatus, card_statuses
 from rome.core.errors import InputError
 from rome.core.jsonl import read_jsonl
 from rome.core.paths import output_dir
+from suites.harness.outputs import recorded_models
 
 CRITERIA = ("fluency", "semantics", "grammar")
 ALL = "all suites"

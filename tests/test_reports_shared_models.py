@@ -12,9 +12,9 @@ import random
 
 import pytest
 
-from perturbations.base import Perturbation, Result, Variant, recorded_models
+from perturbations.base import Perturbation, Result, Variant
 from reports import robustness
-from suites.harness.outputs import metric_models
+from suites.harness.outputs import metric_models, perturbation_models, recorded_models
 
 CONTEXT = "all-mpnet-base-v2@78c0197b6159+head@a908ddbe353c/L6"
 CELL = {"pass_rate": 0.5, "n": 10, "mean_delta": -0.1, "worst_delta": 0.2, "passed": False, "requirement": "drops"}
@@ -103,8 +103,8 @@ def test_perturbations_and_metrics_declare_their_models():
     from rome.context.model import get_context_model
     from rome.core.registry import build_metric
 
-    assert _JudgedSwap().models() == [get_context_model().signature()]
-    assert build_perturbation("typos").models() == []  # judges nothing with a model
+    assert perturbation_models(_JudgedSwap()) == [get_context_model().signature()]
+    assert perturbation_models(build_perturbation("typos")) == []  # judges nothing with a model
     assert metric_models(build_metric("bleu")) == []
     assert metric_models(build_metric("bertscore")) == ["all-MiniLM-L6-v2"]  # its encoder
     assert metric_models(build_metric("rome")) == ["all-MiniLM-L6-v2"]

@@ -20,7 +20,7 @@ Files (the reports layer reads them):
   judging this perturbation on this corpus and the fingerprint the cases were built under) and
   ``trained_on_families: {metric: [kind, ...]}`` for learned metrics that say what damage they
   were trained on; ``models: {perturbation: [signature, ...], metrics: {metric: [signature, ...]}}``: the models
-  that chose the variants (:meth:`Perturbation.models`) and those each metric's scores come from
+  that chose the variants (:func:`perturbation_models`) and those each metric's scores come from
   (:func:`metric_models`), so a report can mark a metric tested on what its own model chose.
   ``mean_delta`` is the mean of variant - original over the check's cases, ``worst_delta``
   the delta of the case farthest from passing; for minimum-functionality checks both are
@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -88,7 +89,7 @@ def summary(run: SuiteRun) -> dict[str, Any]:
         "calibration": {m: run.calibration(m).describe() for m in metrics},
         "validity": _validity_record(run),
         "trained_on_families": trained_on_families(run, metrics),
-        "models": {"perturbation": [] if run.suite.direct_cases else run.perturbation.models(),
+        "models": {"perturbation": [] if run.suite.direct_cases else perturbation_models(run.perturbation),
                    "metrics": {m: metric_models(run.metric(m)) for m in metrics}},
         "unavailable": dict(run.unavailable),
         "cache": {"hits": run.cache.hits, "misses": run.cache.misses,
@@ -114,6 +115,34 @@ def trained_on_families(run: SuiteRun, metrics: list[str]) -> dict[str, list[str
         if callable(method):
             out[name] = sorted(method())
     return out
+
+
+#: a model's signature as a perturbation records it in ``describe()``: ``name@<hex digest>…`` (the context
+#: model's ``all-mpnet-base-v2@78c0197b6159+head@a908ddbe353c/L6``)
+MODEL_SIGNATURE = re.compile(r"^[\w.\-/]+@[0-9a-f]{8,}")
+
+
+def recorded_models(description: Any) -> list[str]:
+    """Every model signature (:data:`MODEL_SIGNATURE`) in a perturbation's description, nested values included,
+    in order, once each."""
+    if isinstance(description, str):
+        return [description] if MODEL_SIGNATURE.match(description) else []
+    if isinstance(description, dict):
+        values = list(description.values())
+    else:
+        values = list(description) if isinstance(description, list | tuple) else []
+    return list(dict.fromkeys(found for value in values for found in recorded_models(value)))
+
+
+def perturbation_models(perturbation: object) -> list[str]:
+    """The models that choose or refuse a perturbation's variants (a language model judging a swap), by signature:
+    its own ``models()`` where it declares them, else every model signature its ``describe()`` records. A metric
+    that runs on one of them is not fairly tested on these cases (the robustness table marks its cells)."""
+    method = getattr(perturbation, "models", None)
+    if callable(method):
+        return list(method())
+    describe = getattr(perturbation, "describe", None)
+    return recorded_models(describe()) if callable(describe) else []
 
 
 def metric_models(metric: object) -> list[str]:
