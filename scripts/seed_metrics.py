@@ -1,9 +1,10 @@
 """Measurements behind docs/baselines.md's GRUEN and Novikova sections, in one place.
 
-``python scripts/seed_metrics.py speed [THREADS]``: GRUEN on 1,000 distinct SFHOTEL/SFREST outputs
-(models loaded, empty encoder cache): wall and CPU seconds.
-``python scripts/seed_metrics.py gruen``: GRUEN's Spearman / Pearson with naturalness and quality on
-BAGEL, SFHOTEL and SFREST, pooled and averaged over systems (GRUEN's Table 3 protocol, appendix A.3).
+``python scripts/seed_metrics.py speed [THREADS] [METRIC]``: GRUEN (or its variant METRIC) on 1,000 distinct
+SFHOTEL/SFREST outputs (models loaded, empty encoder, grammar and likelihood caches): wall and CPU seconds.
+``python scripts/seed_metrics.py gruen [METRIC ...]``: GRUEN's (or each variant's) Spearman / Pearson with
+naturalness and quality on BAGEL, SFHOTEL and SFREST, pooled and averaged over systems (GRUEN's Table 3
+protocol, appendix A.3).
 ``python scripts/seed_metrics.py csv``: per-output agreement of the ``novikova/...`` metrics (and
 this harness's METEOR) with the authors' released ``emnlp_data_medians.csv``.
 """
@@ -35,27 +36,32 @@ def cpu_seconds() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def speed(threads: int | None) -> None:
+def speed(threads: int | None, metric_name: str = "gruen") -> None:
     import torch
 
+    from baselines.gruen import clear_likelihood_cache
     from rome.core.encoder import get_encoder
+    from rome.metric.grammar import clear_logit_cache
 
     if threads:
         torch.set_num_threads(threads)
     texts = list(dict.fromkeys(i["hypothesis"] for name in ("sfhotel", "sfrest") for i in load(name)))[:1000]
-    metric = build_metric("gruen")
+    metric = build_metric(metric_name)
     metric.score(["Warm the models up."], None)
     get_encoder().clear_cache()
+    clear_logit_cache()
+    clear_likelihood_cache()
     cpu, start = cpu_seconds(), time.time()
     metric.score(texts, None)
     wall, cpu = time.time() - start, cpu_seconds() - cpu
-    print(f"{len(texts)} outputs, torch threads {torch.get_num_threads()}: wall {wall:.1f} s "
+    print(f"{metric_name}: {len(texts)} outputs, torch threads {torch.get_num_threads()}: wall {wall:.1f} s "
           f"({len(texts) / wall:.0f}/s), CPU {cpu:.1f} s ({len(texts) / cpu:.0f} per CPU s), "
           f"load {os.getloadavg()[0]:.1f}")
 
 
-def gruen() -> None:
-    metric = build_metric("gruen")
+def gruen(metric_name: str = "gruen") -> None:
+    metric = build_metric(metric_name)
+    print(metric_name)
     for name in DATASETS:
         items = load(name)
         scores = metric.score([i["hypothesis"] for i in items], None)
@@ -95,8 +101,9 @@ def agreement() -> None:
 if __name__ == "__main__":
     command = sys.argv[1] if len(sys.argv) > 1 else "gruen"
     if command == "speed":
-        speed(int(sys.argv[2]) if len(sys.argv) > 2 else None)
+        speed(int(sys.argv[2]) if len(sys.argv) > 2 and sys.argv[2] != "0" else None, *sys.argv[3:4])
     elif command == "csv":
         agreement()
     else:
-        gruen()
+        for metric_name in sys.argv[2:] or ["gruen"]:
+            gruen(metric_name)
