@@ -4,7 +4,8 @@
 SFHOTEL/SFREST outputs (models loaded, empty encoder, grammar and likelihood caches): wall and CPU seconds.
 ``python scripts/seed_metrics.py gruen [METRIC ...]``: GRUEN's (or each variant's) Spearman / Pearson with
 naturalness and quality on BAGEL, SFHOTEL and SFREST, pooled and averaged over systems (GRUEN's Table 3
-protocol, appendix A.3).
+protocol, appendix A.3), with 95 % percentile-bootstrap intervals (items resampled; for the average, within
+each system); a reference-based METRIC is given the shipped references.
 ``python scripts/seed_metrics.py csv``: per-output agreement of the ``novikova/...`` metrics (and
 this harness's METEOR) with the authors' released ``emnlp_data_medians.csv``.
 """
@@ -19,12 +20,21 @@ import sys
 import time
 
 import numpy as np
-from scipy.stats import pearsonr, spearmanr
+from scipy.stats import spearmanr
 
+from reports.stats import (
+    bootstrap_indices,
+    coefficient,
+    correlate,
+    percentile_interval,
+    resampled_coefficients,
+)
 from rome.core.paths import data_path
 from rome.core.registry import build_metric
 
 DATASETS = ("bagel", "sfhotel", "sfrest")
+#: bootstrap resamples and seed of the intervals (as `rome report correlation`'s defaults)
+BOOTSTRAP, SEED = 1000, 0
 
 
 def load(name: str) -> list[dict]:
@@ -59,21 +69,40 @@ def speed(threads: int | None, metric_name: str = "gruen") -> None:
           f"load {os.getloadavg()[0]:.1f}")
 
 
+def system_average_interval(scores: np.ndarray, human: np.ndarray, systems: np.ndarray, method: str,
+                            seed: int) -> tuple[float, float, float]:
+    """The per-system average of ``method`` (GRUEN's Table 3 protocol) and its 95 % percentile-bootstrap
+    interval: items resampled within each system (the same seeded resamples for every metric), the
+    systems' coefficients averaged per resample."""
+    values, boots = [], []
+    for k, system in enumerate(sorted(set(systems))):
+        index = np.flatnonzero(systems == system)
+        values.append(coefficient(scores[index], human[index], method)[0])
+        boots.append(resampled_coefficients(scores[index], human[index], method,
+                                            bootstrap_indices(len(index), BOOTSTRAP, seed + k)))
+    low, high = percentile_interval(np.mean(boots, axis=0))
+    return float(np.mean(values)), low, high
+
+
 def gruen(metric_name: str = "gruen") -> None:
     metric = build_metric(metric_name)
-    print(metric_name)
+    print(f"{metric_name} ({metric.signature()})")
     for name in DATASETS:
         items = load(name)
-        scores = metric.score([i["hypothesis"] for i in items], None)
+        references = [i["references"] for i in items] if metric.needs_reference else None
+        scores = metric.score([i["hypothesis"] for i in items], references)
         systems = np.array([i["system"] for i in items])
         for criterion in ("naturalness", "quality"):
-            human = np.array([i[criterion] for i in items])
-            per = {s: (spearmanr(scores[systems == s], human[systems == s])[0],
-                       pearsonr(scores[systems == s], human[systems == s])[0]) for s in sorted(set(systems))}
-            print(f"{name} {criterion}: rho pooled {spearmanr(scores, human)[0]:.3f} per-system average "
-                  f"{np.mean([v[0] for v in per.values()]):.3f}; r pooled {pearsonr(scores, human)[0]:.3f} "
-                  f"per-system average {np.mean([v[1] for v in per.values()]):.3f}; "
-                  + ", ".join(f"{s} {v[0]:.2f}" for s, v in per.items()))
+            human = np.array([i[criterion] for i in items], dtype=np.float64)
+            cells = []
+            for method, symbol in (("spearman", "rho"), ("pearson", "r")):
+                average, low, high = system_average_interval(scores, human, systems, method, SEED)
+                pooled = correlate(scores, human, method, BOOTSTRAP, SEED)
+                per = ", ".join(f"{s} {coefficient(scores[systems == s], human[systems == s], method)[0]:.2f}"
+                                for s in sorted(set(systems)))
+                cells.append(f"{symbol} per-system average {average:.3f} [{low:.2f}, {high:.2f}] pooled "
+                             f"{pooled.value:.3f} [{pooled.ci_low:.2f}, {pooled.ci_high:.2f}] ({per})")
+            print(f"{name} {criterion} (n {len(items)}): " + "; ".join(cells))
 
 
 def agreement() -> None:
