@@ -2,8 +2,8 @@
 
 ``python scripts/seed_metrics.py speed [THREADS] [METRIC]``: GRUEN (or its variant METRIC) on 1,000 distinct
 SFHOTEL/SFREST outputs (models loaded, empty encoder, grammar and likelihood caches): wall and CPU seconds.
-``python scripts/seed_metrics.py gruen [METRIC ...]``: GRUEN's (or each variant's) Spearman / Pearson with
-naturalness and quality on BAGEL, SFHOTEL and SFREST, pooled and averaged over systems (GRUEN's Table 3
+``python scripts/seed_metrics.py gruen [METRIC ...] [DATASET ...]``: GRUEN's (or each METRIC's) Spearman / Pearson with
+naturalness and quality on BAGEL, SFHOTEL and SFREST (or the DATASETs named), pooled and averaged over systems (GRUEN's Table 3
 protocol, appendix A.3), with 95 % percentile-bootstrap intervals (items resampled; for the average, within
 each system); a reference-based METRIC is given the shipped references.
 ``python scripts/seed_metrics.py csv``: per-output agreement of the ``novikova/...`` metrics (and
@@ -18,6 +18,7 @@ import os
 import resource
 import sys
 import time
+from collections.abc import Sequence
 
 import numpy as np
 from scipy.stats import spearmanr
@@ -84,13 +85,19 @@ def system_average_interval(scores: np.ndarray, human: np.ndarray, systems: np.n
     return float(np.mean(values)), low, high
 
 
-def gruen(metric_name: str = "gruen") -> None:
+def gruen(metric_name: str = "gruen", datasets: Sequence[str] = DATASETS) -> None:
     metric = build_metric(metric_name)
     print(f"{metric_name} ({metric.signature()})")
-    for name in DATASETS:
+    warm = "Warm the models up."
+    metric.score([warm], [[warm]] if metric.needs_reference else None)
+    for name in datasets:
         items = load(name)
         references = [i["references"] for i in items] if metric.needs_reference else None
+        cpu, start = cpu_seconds(), time.time()
         scores = metric.score([i["hypothesis"] for i in items], references)
+        wall, cpu = time.time() - start, cpu_seconds() - cpu
+        print(f"{name}: scored {len(items)} outputs in {wall:.1f} s wall ({len(items) / wall:.2f}/s), {cpu:.1f} CPU s, "
+              f"load {os.getloadavg()[0]:.1f} (models loaded; caches shared with the metrics before it in this run)")
         systems = np.array([i["system"] for i in items])
         for criterion in ("naturalness", "quality"):
             human = np.array([i[criterion] for i in items], dtype=np.float64)
@@ -134,5 +141,7 @@ if __name__ == "__main__":
     elif command == "csv":
         agreement()
     else:
-        for metric_name in sys.argv[2:] or ["gruen"]:
-            gruen(metric_name)
+        names = [a for a in sys.argv[2:] if a not in DATASETS] or ["gruen"]
+        chosen = [a for a in sys.argv[2:] if a in DATASETS] or list(DATASETS)
+        for metric_name in names:
+            gruen(metric_name, chosen)
