@@ -6,7 +6,7 @@
 #                 naturalness / quality, per-system average and pooled, 95 % bootstrap intervals, and the
 #                 seconds each scoring took (novikova.txt)
 #     likelihood  scripts/gruen_likelihood.py: the likelihood feature's size on the outputs' texts and the masked
-#                 pass's speed (likelihood.txt)
+#                 pass's speed, on the first LIKELIHOOD_N distinct outputs of each when set (likelihood.txt)
 #     webnlg      rome report correlation --dataset webnlg2020 for the three GRUEN metrics (its fluency columns),
 #                 on a seeded sample of WEBNLG_N outputs when WEBNLG_N is set (webnlg2020/, webnlg2020.txt)
 #     bench       rome bench --n BENCH_N (default 1000) --metric all, BENCH_RUNS (default 3) times (bench-K.txt)
@@ -25,7 +25,7 @@ for step in $steps; do
         novikova)
             $py scripts/seed_metrics.py gruen gruen gruen/likelihood gruen/grammar bagel sfhotel >"$out/novikova.txt" ;;
         likelihood)
-            $py scripts/gruen_likelihood.py sfhotel bagel >"$out/likelihood.txt" ;;
+            $py scripts/gruen_likelihood.py sfhotel bagel ${LIKELIHOOD_N:+--limit "$LIKELIHOOD_N"} >"$out/likelihood.txt" ;;
         webnlg)
             $py -m reports.cli report correlation --dataset webnlg2020 --metric gruen --metric gruen/likelihood \
                 --metric gruen/grammar --no-cache --out "$out/webnlg2020" ${WEBNLG_N:+--n "$WEBNLG_N"} \
