@@ -3,15 +3,25 @@
 The score of an output is ``min(1, max(0, y_g + y_r + y_f))`` over its sentences (Punkt), with the
 paper's modules and constants (§3), each also a variant of its own:
 
-* **grammaticality** ``y_g`` (``gruen/grammar``): per sentence a likelihood feature plus a CoLA
-  acceptability feature, averaged over the sentences, then ``max(0, y / 8 + 0.5)`` (the authors'
-  released rescaling). Offline departures, forced because no masked language model ships in a
-  package here (docs/baselines.md has their measured effect):
-  the **likelihood feature is left out** (BERT-base MLM in the paper; its term is 0 here), and the
-  acceptability feature is the project's CoLA classifier (:mod:`rome.metric.grammar`, MiniLM
-  fine-tuned on CoLA) instead of a fine-tuned BERT-base: its single acceptability logit ``z`` is
-  used as the class-1 logit of the equivalent two-way head, ``z / 2`` (the released code adds the
-  raw class-1 logit).
+* **grammaticality** ``y_g``: per sentence ``s_i`` a likelihood feature ``l_i`` plus a grammar
+  acceptance feature ``g_i``, averaged over the sentences (the paper's ``sum_i (l_i + g_i) / n``),
+  then ``max(0, y / 8 + 0.5)`` (the authors' released rescaling; the paper gives no constants).
+
+  - ``l_i`` (``gruen/likelihood``): the paper's unigram approximation, ``sum_j log p(w_j | the rest)``
+    with each word piece masked in turn (a pseudo-log-likelihood), from the project's context model
+    (:mod:`rome.context`: all-mpnet-base-v2's layer 6 and a masked-LM head) instead of BERT-base,
+    mapped as the release maps its BERT score: ``exp(-0.5 * perplexity)`` with the perplexity
+    ``exp(-sum / pieces)``. Where the release departs from the paper, the paper is followed: the
+    release reads BERT *without masking* (``labels=input_ids``: each token is predicted while
+    visible) and averages the perplexities of an output's sentences before mapping them; here each
+    piece is masked and each sentence mapped before the average. ``gruen/likelihood`` reports the
+    feature alone as the geometric-mean piece probability ``1 / perplexity`` (the same order on
+    one-sentence outputs; ``exp(-0.5 * perplexity) / 8`` vanishes next to 0.5 in double precision
+    once the perplexity passes about 70, so the rescaled form would tie most outputs).
+  - ``g_i`` (``gruen/grammar``): the project's CoLA classifier (:mod:`rome.metric.grammar`, MiniLM
+    fine-tuned on CoLA) instead of a fine-tuned BERT-base: its single acceptability logit ``z`` is
+    used as the class-1 logit of the equivalent two-way head, ``z / 2`` (the release adds the raw
+    class-1 logit). ``gruen/grammar`` is ``y_g`` from this feature alone.
 * **non-redundancy** ``y_r`` (``gruen/redundancy``): for every pair of sentences, one flag per
   feature past its threshold: longest common substring > 80 % of the shorter sentence's
   characters; that substring's word count > 80 % of the shorter sentence's words; edit distance
@@ -28,13 +38,16 @@ paper's modules and constants (§3), each also a variant of its own:
 Sentence splitting and clean-up follow the authors' release: dots get a space after them,
 ``3. 5``-like splits of numbers become ``UNK``, and sentences of fewer than two words (punctuation
 removed) are dropped. Punkt runs untrained (nltk's default parameters), because Punkt's English
-model is a download.
+model is a download. docs/baselines.md has the measured effect of each departure.
 """
 
 from __future__ import annotations
 
+import math
 import re
 import string
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from difflib import SequenceMatcher
 from itertools import combinations
@@ -44,7 +57,16 @@ import numpy as np
 
 from rome.core.contract import Metric
 
-MODULES = ("grammar", "redundancy", "focus")
+#: GRUEN's parts: the grammaticality module's two features (likelihood ``l_i``, grammar acceptance
+#: ``g_i``), then the non-redundancy and focus modules
+PARTS = ("likelihood", "grammar", "redundancy", "focus")
+GRAMMATICALITY_FEATURES = ("likelihood", "grammar")
+#: the release's map of a sentence's perplexity to the likelihood feature: ``exp(-LIKELIHOOD_DECAY * ppl)``
+LIKELIHOOD_DECAY = 0.5
+#: the release's rescaling of the grammaticality score: ``max(0, y / GRAMMAR_DIVISOR + GRAMMAR_OFFSET)``
+GRAMMAR_DIVISOR, GRAMMAR_OFFSET = 8.0, 0.5
+#: sentences whose pseudo-log-likelihood is kept per process (:func:`clear_likelihood_cache`)
+LIKELIHOOD_CACHE_SIZE = 65536
 #: §3: a redundancy flag and a focus penalty each cost 0.1
 PENALTY = 0.1
 #: §3 thresholds of the four inter-sentence features (fractions of the shorter / longer sentence)
@@ -55,6 +77,8 @@ MIN_WORDS_FOR_FEATURES = 5
 FOCUS_THRESHOLD = 0.05
 _PUNCT_TABLE = str.maketrans("", "", string.punctuation)
 _NUMBER_SPLIT = re.compile(r"(\d+)\. (\d+)")
+_likelihood_cache: OrderedDict[tuple[str, str], tuple[float, int]] = OrderedDict()
+_likelihood_lock = threading.Lock()
 
 
 # -- sentences ------------------------------------------------------------------------------
@@ -118,13 +142,63 @@ def word_mover_similarity(a: np.ndarray, b: np.ndarray) -> float:
     return float(np.exp(-ot.emd2(mass_a, mass_b, cost)))
 
 
+# -- likelihood ----------------------------------------------------------------------------------
+def likelihood_feature(mean_log_prob: float) -> float:
+    """The release's likelihood feature of a sentence, ``exp(-0.5 * perplexity)``, from its mean log-probability
+    per word piece (perplexity ``exp(-mean)``); 0 for a sentence without pieces."""
+    if not math.isfinite(mean_log_prob):
+        return 0.0
+    return math.exp(-LIKELIHOOD_DECAY * math.exp(-mean_log_prob))
+
+
+def clear_likelihood_cache() -> None:
+    """Forget every cached pseudo-log-likelihood (the bench times each metric cold)."""
+    with _likelihood_lock:
+        _likelihood_cache.clear()
+
+
+def sentence_log_probs(sentences: Sequence[str]) -> dict[str, float]:
+    """Mean log-probability per word piece of each distinct sentence, each piece masked in turn (the
+    context model's pseudo-log-likelihood over its pieces); ``-inf`` for a sentence without pieces.
+
+    Kept per process by the model's signature: ``gruen`` and ``gruen/likelihood`` of one run share the pass."""
+    from rome.context.model import get_context_model
+
+    model = get_context_model()
+    key = model.signature()
+    distinct = list(dict.fromkeys(sentences))
+    with _likelihood_lock:
+        found = {s: _likelihood_cache[(key, s)] for s in distinct if (key, s) in _likelihood_cache}
+    missing = [s for s in distinct if s not in found]
+    if missing:
+        computed = model.pseudo_log_likelihood(missing)
+        found.update(zip(missing, computed))
+        with _likelihood_lock:
+            for sentence, value in zip(missing, computed):
+                _likelihood_cache[(key, sentence)] = value
+            while len(_likelihood_cache) > LIKELIHOOD_CACHE_SIZE:
+                _likelihood_cache.popitem(last=False)
+    return {s: (total / n if n else -math.inf) for s, (total, n) in found.items()}
+
+
+def _per_output(values: np.ndarray, outputs: list[list[str]], empty: float) -> np.ndarray:
+    """The mean of each output's sentences' ``values`` (flattened in order); ``empty`` for no sentence."""
+    out, start = np.full(len(outputs), empty), 0
+    for i, sentences in enumerate(outputs):
+        if sentences:
+            out[i] = float(values[start : start + len(sentences)].mean())
+        start += len(sentences)
+    return out
+
+
 class GRUEN(Metric):
-    """GRUEN's grammaticality, non-redundancy and focus modules (see the module docstring)."""
+    """GRUEN's grammaticality (likelihood and grammar acceptance), non-redundancy and focus modules (see the
+    module docstring)."""
 
     name = "gruen"
     needs_reference = False
     score_range = (0.0, 1.0)
-    modules: tuple[str, ...] = MODULES
+    parts: tuple[str, ...] = PARTS
 
     def __init__(self) -> None:
         self._classifier = None
@@ -145,17 +219,46 @@ class GRUEN(Metric):
         return [Path(encoder.__file__), Path(grammar.__file__), grammar.DEFAULT_WEIGHTS,
                 grammar.DEFAULT_WEIGHTS.with_suffix(".json")]
 
+    def models(self) -> list[str]:
+        """The models the scores come from, by signature: the context model for the likelihood feature, the
+        shared encoder (MiniLM) under the CoLA classifier and the focus module. The robustness table marks
+        the rows whose perturbation chose its variants with one of them."""
+        found = []
+        if "likelihood" in self.parts:
+            from rome.context.model import get_context_model
+
+            found.append(get_context_model().signature())
+        if {"grammar", "focus"} & set(self.parts):
+            from rome.core.encoder import get_encoder
+
+            found.append(get_encoder().name)
+        return found
+
     # -- modules ----------------------------------------------------------------------------------
-    def grammar_scores(self, outputs: list[list[str]]) -> np.ndarray:
-        """``y_g`` per output: mean over its sentences of the class-1 logit ``z / 2``, rescaled."""
+    def sentence_features(self, outputs: list[list[str]]) -> np.ndarray:
+        """``l_i + g_i`` per sentence (flattened over the outputs, in order), with the features this metric has."""
         flat = [s for sentences in outputs for s in sentences]
-        logits = self.classifier.logits(flat) / 2.0 if flat else np.zeros(0)
-        out, start = np.zeros(len(outputs)), 0
-        for i, sentences in enumerate(outputs):
-            mean = float(logits[start : start + len(sentences)].mean()) if sentences else 0.0
-            out[i] = max(0.0, mean / 8.0 + 0.5)
-            start += len(sentences)
-        return out
+        values = np.zeros(len(flat))
+        if not flat:
+            return values
+        if "likelihood" in self.parts:
+            log_probs = sentence_log_probs(flat)
+            values += [likelihood_feature(log_probs[s]) for s in flat]
+        if "grammar" in self.parts:
+            values += self.classifier.logits(flat) / 2.0
+        return values
+
+    def grammar_scores(self, outputs: list[list[str]]) -> np.ndarray:
+        """``y_g`` per output: the mean of its sentences' ``l_i + g_i``, rescaled as the release does."""
+        means = _per_output(self.sentence_features(outputs), outputs, empty=0.0)
+        return np.maximum(0.0, means / GRAMMAR_DIVISOR + GRAMMAR_OFFSET)
+
+    def likelihood_scores(self, outputs: list[list[str]]) -> np.ndarray:
+        """The likelihood feature alone, per output: the mean over its sentences of ``1 / perplexity`` (the
+        geometric-mean probability of a word piece), 0 for an output without sentences."""
+        flat = [s for sentences in outputs for s in sentences]
+        log_probs = sentence_log_probs(flat) if flat else {}
+        return _per_output(np.exp([log_probs[s] for s in flat]), outputs, empty=0.0)
 
     def focus_scores(self, outputs: list[list[str]]) -> np.ndarray:
         """``y_f`` per output: -0.1 when some pair of adjacent sentences is below the threshold."""
@@ -176,14 +279,17 @@ class GRUEN(Metric):
         return out
 
     def module_scores(self, hypotheses: Sequence[str]) -> dict[str, np.ndarray]:
-        """Each chosen module's score per hypothesis (sentences split once)."""
+        """Each module's score per hypothesis (sentences split once): ``grammar`` (``y_g``), ``redundancy``,
+        ``focus``; the likelihood feature alone (``gruen/likelihood``) under ``likelihood``."""
         outputs = [split_sentences(h) for h in hypotheses]
         scores: dict[str, np.ndarray] = {}
-        if "grammar" in self.modules:
+        if self.parts == ("likelihood",):
+            scores["likelihood"] = self.likelihood_scores(outputs)
+        elif set(GRAMMATICALITY_FEATURES) & set(self.parts):
             scores["grammar"] = self.grammar_scores(outputs)
-        if "redundancy" in self.modules:
+        if "redundancy" in self.parts:
             scores["redundancy"] = np.array([redundancy_score(s) for s in outputs])
-        if "focus" in self.modules:
+        if "focus" in self.parts:
             scores["focus"] = self.focus_scores(outputs)
         return scores
 
@@ -198,32 +304,46 @@ class GRUEN(Metric):
     def _signature_fields(self) -> list[tuple[str, object]]:
         from rome.metric.grammar import weights_fingerprint
 
-        return [("modules", "+".join(self.modules)), ("lm", "none"),
-                ("cola", weights_fingerprint()), ("focus", "wms:all-MiniLM-L6-v2"), ("sop", "none")]
+        lm = "none"
+        if "likelihood" in self.parts:
+            from rome.context.model import get_context_model
+
+            lm = f"{get_context_model().signature()}:pll:exp(-{LIKELIHOOD_DECAY}*ppl)"
+        return [("modules", "+".join(self.parts)), ("lm", lm),
+                ("cola", weights_fingerprint() if "grammar" in self.parts else "none"),
+                ("focus", "wms:all-MiniLM-L6-v2" if "focus" in self.parts else "none"), ("sop", "none")]
 
 
 class GRUENModule(GRUEN):
-    """One GRUEN module alone, as the paper's ablations read them.
+    """One GRUEN part alone, as the paper's ablations read them.
 
-    Grammaticality stays in [0, 1]; a penalty module's score is its penalty, in [-1, 0]
-    (clipped at -1: ten flags, far past where the full score is 0 anyway).
+    Grammaticality from grammar acceptance alone stays in [0, 1], as does the likelihood feature; a penalty
+    module's score is its penalty, in [-1, 0] (clipped at -1: ten flags, far past where the full score is 0
+    anyway).
     """
 
-    def __init__(self, module: str) -> None:
+    def __init__(self, part: str) -> None:
         super().__init__()
-        self.modules = (module,)
-        self.name = f"gruen/{module}"
-        if module != "grammar":
+        if part not in PARTS:
+            raise ValueError(f"no GRUEN part {part!r} (have: {', '.join(PARTS)})")
+        self.parts = (part,)
+        self.name = f"gruen/{part}"
+        if part in ("redundancy", "focus"):
             self.score_range = (-1.0, 0.0)
 
     @property
     def worst_score(self) -> float:
-        """An empty output: grammaticality 0; nothing to repeat or lose focus on, so no penalty."""
+        """An empty output: grammaticality and likelihood 0; nothing to repeat or lose focus on, so no penalty."""
         return 0.0
 
 
+def gruen_likelihood() -> Metric:
+    """``gruen/likelihood``: the likelihood feature alone, ``1 / perplexity`` (the context model), in [0, 1]."""
+    return GRUENModule("likelihood")
+
+
 def gruen_grammar() -> Metric:
-    """``gruen/grammar``: the grammaticality module alone (CoLA feature; see :class:`GRUEN`)."""
+    """``gruen/grammar``: grammaticality from the grammar acceptance (CoLA) feature alone (see :class:`GRUEN`)."""
     return GRUENModule("grammar")
 
 
@@ -237,5 +357,5 @@ def gruen_focus() -> Metric:
     return GRUENModule("focus")
 
 
-for _factory in (gruen_grammar, gruen_redundancy, gruen_focus):
+for _factory in (gruen_likelihood, gruen_grammar, gruen_redundancy, gruen_focus):
     _factory.needs_reference = False  # read by the registry before building (rome score without references)

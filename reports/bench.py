@@ -62,9 +62,15 @@ def _timed(fn: Callable[[], Any]) -> tuple[float, Any]:
 
 
 def _cold(model: str | None) -> None:
-    """Empty the shared encoder's and parser's caches so the next metric pays its own work."""
+    """Empty the shared encoder's, parser's, grammar classifier's and GRUEN likelihood's caches so the next
+    metric pays its own work."""
+    from baselines.gruen import clear_likelihood_cache
+    from rome.metric.grammar import clear_logit_cache
+
     get_encoder(model).clear_cache()
     clear_parse_caches()
+    clear_logit_cache()
+    clear_likelihood_cache()
 
 
 def bench_bert_score_package(hyps: list[str], refs: list[str], encoder: Encoder) -> dict[str, float]:

@@ -4,7 +4,8 @@ Reads ``<source>/<suite>/summary.json`` and ``cases.jsonl`` as written by
 ``suites.harness.outputs`` (rows: each suite's checks; columns: metrics; cells: pass rate with its
 Wilson 95 % interval, the median change in the check's unit and the median raw change), with the validity of the perturbation behind each row (its judged card,
 :mod:`reports.validity`): rows below 0.85 are marked uninformative, and RoMe cells whose damage family
-is among its scorer's training negatives carry a dagger. With human annotations of the perturbed cases (JSONL keyed by
+is among its scorer's training negatives carry a dagger, and cells of a metric that runs on a model the
+perturbation chose its variants with (its judge) a double dagger. With human annotations of the perturbed cases (JSONL keyed by
 ``case_id`` with fluency, semantics, grammar on 1-3, several lines per case averaged), adds
 each metric's Spearman ρ with each criterion over the annotated cases, per suite and pooled.
 :func:`comparison_table` compares two metrics on the same cases (exact McNemar per row, Holm over
@@ -29,6 +30,7 @@ from reports.validity import INFORMATIVE, UNMEASURED, CardStatus, card_statuses
 from rome.core.errors import InputError
 from rome.core.jsonl import load_json_file, read_jsonl
 from rome.core.paths import output_dir
+from suites.harness.outputs import recorded_models
 
 CRITERIA = ("fluency", "semantics", "grammar")
 ALL = "all suites"
@@ -416,9 +418,37 @@ def _trained_on(suite: SuiteOutput, check: str, metric: str, status: CardStatus 
     return any(family.startswith(f"{tier}_id") for family in trained)
 
 
+SHARED_MARK = "‡"
+
+
+def shared_note(families: set[str]) -> str:
+    return (f"{SHARED_MARK} the metric runs on a model that also chose this row's variants "
+            f"({', '.join(sorted(families))}): a metric built on the perturbation's judge is not fairly tested on "
+            "what that judge chose")
+
+
+def model_family(signature: str) -> str:
+    """The model a signature or name stands for, whatever its weights' digest or hub organisation:
+    ``all-mpnet-base-v2@78c0…+head@…/L6`` and ``sentence-transformers/all-mpnet-base-v2`` are one model."""
+    return signature.split("@", 1)[0].rstrip("/").rsplit("/", 1)[-1].lower()
+
+
+def shared_models(suite: SuiteOutput, metric: str) -> set[str]:
+    """The models both ``metric`` runs on and the suite's perturbation chose its variants with (the summary's
+    ``models``; outputs written before it existed: the model signatures their perturbation description records,
+    and no metric's)."""
+    models = suite.summary.get("models") or {}
+    made_by = models.get("perturbation")
+    if made_by is None:
+        made_by = recorded_models(suite.summary.get("perturbation") or {})
+    runs_on = (models.get("metrics") or {}).get(metric) or []
+    return {model_family(m) for m in made_by if isinstance(m, str)} & {
+        model_family(m) for m in runs_on if isinstance(m, str)}
+
+
 def checks_table(report: RobustnessReport) -> Table:
     metrics = report.metrics
-    rows, flagged = [], False
+    rows, flagged, shared_seen = [], False, set()
     for suite in report.suites:
         for check in suite_checks(suite):
             per_metric = [suite.summary["checks"].get(m, {}).get(check) for m in metrics]
@@ -428,7 +458,10 @@ def checks_table(report: RobustnessReport) -> Table:
             for metric, stats in zip(metrics, per_metric):
                 mark = _trained_on(suite, check, metric, status)
                 flagged |= mark
-                cells.append(_check_cell(stats) + (f" {TRAINED_MARK}" if mark else ""))
+                shared = shared_models(suite, metric)
+                shared_seen |= shared
+                cells.append(_check_cell(stats) + (f" {TRAINED_MARK}" if mark else "")
+                             + (f" {SHARED_MARK}" if shared else ""))
             published = bool((suite.summary.get("validity") or {}).get("published"))
             rows.append([*row_key(report, suite, check), str(n), PUBLISHED if published else validity_cell(status),
                          coverage_cell(suite), *cells])
@@ -447,7 +480,7 @@ def checks_table(report: RobustnessReport) -> Table:
              "(a row never borrows another corpus's card)",
              "Coverage: share of the corpus's texts tried that the perturbation changed, distinct edits among the "
              "row's cases, and the share of cases holding the most frequent edit",
-             *([TRAINED_NOTE] if flagged else []),
+             *([TRAINED_NOTE] if flagged else []), *([shared_note(shared_seen)] if shared_seen else []),
              *(f"Check {r}" for r in sorted(requirements)), *provenance_notes(report)]
     return Table("Robustness checks per perturbation (RoMe Table 7 layout)",
                  [*report.key_columns, "n", "validity", "coverage", *metrics], rows, notes, label="checks")

@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 from require_extras import import_or_missing
 
+from baselines.gruen import clear_likelihood_cache
 from perturbations.base import Perturbation, Result, Variant
 from reports.bench import run_bench
 from reports.cli import main
@@ -37,6 +38,7 @@ from rome.core.engine import (
 from rome.core.errors import InputError
 from rome.core.parsing import clear_parse_caches
 from rome.core.registry import build_metric
+from rome.metric.grammar import clear_logit_cache
 from suites.harness import Decrease, JsonlPairs, Suite
 from suites.harness.runner import SuiteRun
 
@@ -53,9 +55,12 @@ PAIRS = [(hyp, ref) for ref, good, bad in ITEMS for hyp in (good, bad, ".")]
 
 
 def _fresh() -> None:
-    """Empty the in-process caches, so the next command embeds and parses every sentence itself."""
+    """Empty the in-process caches, so the next command embeds, parses and classifies every sentence itself
+    (a logit cached by an earlier test comes from another batch, equal only to about 1e-7)."""
     get_encoder(None).clear_cache()
     clear_parse_caches()
+    clear_logit_cache()
+    clear_likelihood_cache()
 
 
 def _write_jsonl(path: Path, rows: list[dict]) -> Path:

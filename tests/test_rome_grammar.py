@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from rome.core.errors import InputError, ResourceMissingError
-from rome.metric.grammar import DEFAULT_WEIGHTS, GrammarClassifier, load_default
+from rome.metric.grammar import DEFAULT_WEIGHTS, GrammarClassifier, clear_logit_cache, load_default
 from rome.training.grammar import binary_metrics, read_cola
 
 PAIRS = [  # (acceptable, unacceptable)
@@ -41,13 +41,66 @@ def test_clear_cases_are_ordered(classifier):
 @pytest.mark.slow
 def test_batch_equals_single_and_is_deterministic(classifier):
     texts = [t for pair in PAIRS for t in pair] + ["A much longer sentence, with several clauses, that pads the batch."]
+    clear_logit_cache()  # each text run in this batch, not read back from an earlier test's pass
     batch = classifier.prob_acceptable(texts)
-    single = np.array([classifier.prob_acceptable([t])[0] for t in texts])
+    single = []
+    for text in texts:
+        clear_logit_cache()
+        single.append(classifier.prob_acceptable([text])[0])
     np.testing.assert_allclose(batch, single, atol=1e-5)
+    clear_logit_cache()
     fresh = GrammarClassifier.load(DEFAULT_WEIGHTS)
     fresh.encoder.clear_cache()
     np.testing.assert_allclose(fresh.prob_acceptable(texts), batch, atol=1e-6)
     assert np.array_equal(classifier.prob_acceptable(texts), classifier.prob_acceptable(texts))
+
+
+def _forward_counter(classifier):
+    """Texts run through the classifier's layers, counted by a forward hook on its module; and the hook."""
+    counted = [0]
+    handle = classifier.module.register_forward_hook(
+        lambda module, args, out: counted.__setitem__(0, counted[0] + len(out)))
+    return counted, handle
+
+
+@pytest.mark.slow
+def test_rome_and_gruen_share_one_pass_over_the_same_outputs(classifier):
+    """Both load these weights; whichever scores second reads the first one's logits, unchanged."""
+    from rome.core.registry import build_metric
+
+    outputs = ["the hotel is cheap and near the park .", "X is a restaurant in the riverside area .",
+               "There is no information about a restaurant near the river."]
+    rome, gruen = build_metric("rome"), build_metric("gruen/grammar")
+    counted, handle = _forward_counter(classifier)  # the process's classifier, which both metrics load
+    try:
+        clear_logit_cache()
+        rome.score(outputs, ["The hotel is cheap."] * len(outputs))
+        assert counted[0] == len(outputs)
+        shared = gruen.score(outputs, None)
+        assert counted[0] == len(outputs)  # GRUEN's CoLA feature ran no pass of its own
+        clear_logit_cache()
+        own = classifier.logits(outputs)
+        assert counted[0] == 2 * len(outputs)
+    finally:
+        handle.remove()
+    np.testing.assert_allclose(shared, np.maximum(0.0, own / 2 / 8 + 0.5), atol=1e-6)  # the scores it would give alone
+
+
+def test_the_shared_logits_follow_the_weights():
+    """Weights changed in place (a notebook fine-tuning them) are another digest: no stale logit is served."""
+    import torch
+
+    texts = ["The cat sat on the mat.", "The cat the mat on sat."]
+    classifier = GrammarClassifier.load(DEFAULT_WEIGHTS)
+    before, digest = classifier.logits(texts), classifier.weights_digest()
+    with torch.no_grad():
+        classifier.module.head.bias += 1.0
+    assert classifier.weights_digest() != digest
+    np.testing.assert_allclose(classifier.logits(texts), before + 1.0, atol=1e-5)
+    classifier.module.train()  # dropout: nothing cached, nothing read back
+    counted, _ = _forward_counter(classifier)
+    classifier.logits(texts)
+    assert counted[0] == len(texts)
 
 
 def test_empty_unicode_and_long_inputs(classifier):

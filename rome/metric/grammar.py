@@ -8,6 +8,11 @@ stored form. Below ``start_layer`` the states are the shared encoder's:
 ``get_encoder().encode(texts, layer=start_layer)`` (cached per text and layer), or for
 ``start_layer == 0`` only its embedding layer.
 
+One pass per text: RoMe's grammar feature and GRUEN's CoLA feature load the same weights and read the
+same outputs, so :meth:`GrammarClassifier.logits` keeps every text's logit in a process-wide cache keyed
+by the weights' digest (as :mod:`rome.core.encoder` keeps hidden states): whichever metric asks second
+reads the first one's pass. :func:`clear_logit_cache` empties it (the bench times each metric cold).
+
 Users with a hub-hosted CoLA model can use it instead through
 :meth:`GrammarClassifier.from_pretrained` (any sequence-classification checkpoint).
 """
@@ -15,6 +20,8 @@ Users with a hub-hosted CoLA model can use it instead through
 from __future__ import annotations
 
 import json
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -27,6 +34,17 @@ WEIGHTS_DIR = Path(__file__).resolve().parent / "weights"
 DEFAULT_WEIGHTS = WEIGHTS_DIR / "grammar_minilm.safetensors"
 #: value returned for an empty (or whitespace-only) text: nothing to accept
 EMPTY_TEXT_PROB = 0.0
+#: logits kept by the process-wide cache (:func:`clear_logit_cache`); a float and a short text each
+LOGIT_CACHE_SIZE = 65536
+
+_logit_cache: OrderedDict[tuple[str, str], float] = OrderedDict()
+_logit_cache_lock = threading.Lock()
+
+
+def clear_logit_cache() -> None:
+    """Forget every cached logit (the next :meth:`GrammarClassifier.logits` call runs its own pass)."""
+    with _logit_cache_lock:
+        _logit_cache.clear()
 
 
 def _texts(texts: Sequence[str]) -> list[str]:
@@ -191,6 +209,7 @@ class GrammarClassifier:
         #: the weights file it was loaded from (``None`` when built in memory, e.g. while training)
         self.weights_path: Path | None = None
         self._loaded_digest: str | None = None
+        self._digest: tuple[tuple[tuple[int, int], ...], str] | None = None
 
     def fingerprint(self) -> str:
         """``<file>:<sha256 prefix>`` of the weights it was loaded from while its tensors are still those
@@ -246,11 +265,50 @@ class GrammarClassifier:
         return HubGrammarClassifier(name_or_path, device=device)
 
     # -- scoring ----------------------------------------------------------------------
+    def weights_digest(self) -> str:
+        """:func:`state_digest` of the module, hashed again only when a tensor was replaced or changed in
+        place since the last call (torch's version counters), so asking costs nothing between changes."""
+        tensors = self.module.state_dict(keep_vars=True).values()
+        versions = tuple((id(t), t._version) for t in tensors)
+        if self._digest is None or self._digest[0] != versions:
+            self._digest = (versions, state_digest(self.module))
+        return self._digest[1]
+
+    def _cache_key(self) -> str | None:
+        """What the cached logits depend on: the weights, the layer they start from and the encoder below
+        it; ``None`` (no caching) while the module is in training mode (dropout: not a function of text)."""
+        if self.module.training:
+            return None
+        return f"{self.weights_digest()}|{self.start_layer}|{self.encoder.path}"
+
     def logits(self, texts: Sequence[str]) -> np.ndarray:
-        """Raw logits of "acceptable" (no empty-text rule); used by training and tests."""
+        """Raw logits of "acceptable" (no empty-text rule), per text as the classifier reads it (stripped);
+        each distinct text is run once per process and weights (:data:`_logit_cache`)."""
+        texts = [t.strip() for t in texts]
+        key = self._cache_key()
+        found: dict[str, float] = {}
+        if key is not None:
+            with _logit_cache_lock:
+                for text in dict.fromkeys(texts):
+                    if (key, text) in _logit_cache:
+                        _logit_cache.move_to_end((key, text))
+                        found[text] = _logit_cache[(key, text)]
+        missing = [t for t in dict.fromkeys(texts) if t not in found]
+        if missing:
+            computed = self._run(missing)
+            found.update(zip(missing, computed.tolist()))
+            if key is not None:
+                with _logit_cache_lock:
+                    for text, value in zip(missing, computed.tolist()):
+                        _logit_cache[(key, text)] = value
+                    while len(_logit_cache) > LOGIT_CACHE_SIZE:
+                        _logit_cache.popitem(last=False)
+        return np.array([found[t] for t in texts], dtype=np.float64)
+
+    def _run(self, texts: list[str]) -> np.ndarray:
+        """One pass over ``texts`` in length-sorted batches."""
         import torch
 
-        texts = list(texts)
         out = np.zeros(len(texts), dtype=np.float64)
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         for start in range(0, len(order), self.batch_size):

@@ -21,7 +21,9 @@ Files (the reports layer reads them):
   when the caller looked the card up (``rome suite``), each expectation's state: ``current``, ``STALE`` or
   ``UNMEASURED`` with the card's figure, and the commands that judge a card where none is current) and
   ``trained_on_families: {metric: [kind, ...]}`` for learned metrics that say what damage they
-  were trained on.
+  were trained on; ``models: {perturbation: [signature, ...], metrics: {metric: [signature, ...]}}``: the models
+  that chose the variants (:func:`perturbation_models`) and those each metric's scores come from
+  (:func:`metric_models`), so a report can mark a metric tested on what its own model chose.
   ``mean_delta`` is the mean of variant - original over the check's cases, ``worst_delta``
   the delta of the case farthest from passing; for minimum-functionality checks both are
   the distance of the scores to the bound (positive = passing side).
@@ -34,6 +36,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -90,6 +93,8 @@ def summary(run: SuiteRun, validity: dict[str, Any] | None = None) -> dict[str, 
         "calibration": {m: run.calibration(m).describe() for m in metrics},
         "validity": {**_validity_record(run), **(validity or {"states": None})},
         "trained_on_families": trained_on_families(run, metrics),
+        "models": {"perturbation": [] if run.suite.direct_cases else perturbation_models(run.perturbation),
+                   "metrics": {m: metric_models(run.metric(m)) for m in metrics}},
         "unavailable": dict(run.unavailable),
         "cache": {"hits": run.cache.hits, "misses": run.cache.misses,
                   "path": str(run.cache.path) if run.cache.path else None},
@@ -114,6 +119,44 @@ def trained_on_families(run: SuiteRun, metrics: list[str]) -> dict[str, list[str
         if callable(method):
             out[name] = sorted(method())
     return out
+
+
+#: a model's signature as a perturbation records it in ``describe()``: ``name@<hex digest>…`` (the context
+#: model's ``all-mpnet-base-v2@78c0197b6159+head@a908ddbe353c/L6``)
+MODEL_SIGNATURE = re.compile(r"^[\w.\-/]+@[0-9a-f]{8,}")
+
+
+def recorded_models(description: Any) -> list[str]:
+    """Every model signature (:data:`MODEL_SIGNATURE`) in a perturbation's description, nested values included,
+    in order, once each."""
+    if isinstance(description, str):
+        return [description] if MODEL_SIGNATURE.match(description) else []
+    if isinstance(description, dict):
+        values = list(description.values())
+    else:
+        values = list(description) if isinstance(description, list | tuple) else []
+    return list(dict.fromkeys(found for value in values for found in recorded_models(value)))
+
+
+def perturbation_models(perturbation: object) -> list[str]:
+    """The models that choose or refuse a perturbation's variants (a language model judging a swap), by signature:
+    its own ``models()`` where it declares them, else every model signature its ``describe()`` records. A metric
+    that runs on one of them is not fairly tested on these cases (the robustness table marks its cells)."""
+    method = getattr(perturbation, "models", None)
+    if callable(method):
+        return list(method())
+    describe = getattr(perturbation, "describe", None)
+    return recorded_models(describe()) if callable(describe) else []
+
+
+def metric_models(metric: object) -> list[str]:
+    """The models a metric's scores come from, by signature or name: its own ``models()`` where it declares them
+    (GRUEN: the context model and MiniLM), else the encoder it embeds with (BERTScore, MoverScore, RoMe)."""
+    method = getattr(metric, "models", None)
+    if callable(method):
+        return list(method())
+    name = getattr(getattr(metric, "encoder", None), "name", None)
+    return [name] if isinstance(name, str) else []
 
 
 def _verdict(passed: bool | None) -> str:
