@@ -113,8 +113,10 @@ def test_the_likelihood_feature_is_the_release_map_of_the_perplexity():
 
 
 @pytest.mark.slow
-def test_gruen_adds_the_likelihood_to_the_grammar_acceptance_per_sentence_then_rescales(gruen):
-    """The paper's y_g = sum_i (l_i + g_i) / n, rescaled max(0, y / 8 + 0.5); ``gruen/grammar`` keeps g_i alone."""
+def test_gruen_adds_the_likelihood_to_the_grammar_acceptance_per_sentence_then_rescales():
+    """gruen/paper: the paper's y_g = sum_i (l_i + g_i) / n, rescaled max(0, y / 8 + 0.5); ``gruen/grammar``
+    and ``gruen`` keep g_i alone."""
+    gruen = build_metric("gruen/paper")
     from rome.metric.grammar import load_default
 
     two = "The hotel is cheap and near the park. Orellana was shown a red card."
@@ -125,6 +127,7 @@ def test_gruen_adds_the_likelihood_to_the_grammar_acceptance_per_sentence_then_r
     per_sentence = [likelihood_feature(log_probs[s]) + g for s, g in zip(sentences, acceptance)]
     assert gruen.module_scores([two])["grammar"][0] == pytest.approx(max(0.0, np.mean(per_sentence) / 8 + 0.5))
     assert build_metric("gruen/grammar").score([two], None)[0] == pytest.approx(max(0.0, acceptance.mean() / 8 + 0.5))
+    assert build_metric("gruen").module_scores([two])["grammar"][0] == pytest.approx(max(0.0, acceptance.mean() / 8 + 0.5))
     assert gruen_likelihood().score([two], None)[0] == pytest.approx(np.mean(np.exp([log_probs[s] for s in sentences])))
 
 
@@ -132,8 +135,9 @@ def test_the_signature_names_the_context_model_so_a_new_head_rekeys_the_cache(tm
     from rome.context import model as context
 
     head = context.get_context_model().signature()
-    assert f"lm:{head}" in str(build_metric("gruen").signature())
+    assert f"lm:{head}" in str(build_metric("gruen/paper").signature())
     assert f"lm:{head}" in str(gruen_likelihood().signature())
+    assert "|lm:none|" in str(build_metric("gruen").signature())  # gruen leaves the likelihood to gruen/paper
     assert "|lm:none|" in str(build_metric("gruen/grammar").signature())  # the CoLA feature alone reads no LM
     # another head (one byte changed): another context-model signature, another gruen signature
     other = tmp_path / context.HEAD_FILE
@@ -141,17 +145,18 @@ def test_the_signature_names_the_context_model_so_a_new_head_rekeys_the_cache(tm
     data[-1] ^= 1
     other.write_bytes(bytes(data))
     (tmp_path / context.HEAD_CARD).write_bytes(context.head_path().with_name(context.HEAD_CARD).read_bytes())
-    before = str(build_metric("gruen").signature())
+    before = str(build_metric("gruen/paper").signature())
     monkeypatch.setattr(context, "head_path", lambda: other)
     monkeypatch.setattr(context, "_models", {})
-    after = str(build_metric("gruen").signature())
+    after = str(build_metric("gruen/paper").signature())
     assert after != before and context.get_context_model().signature() in after
 
 
 def test_gruen_declares_the_models_its_scores_come_from():
     from rome.context.model import get_context_model
 
-    assert build_metric("gruen").models() == [get_context_model().signature(), "all-MiniLM-L6-v2"]
+    assert build_metric("gruen/paper").models() == [get_context_model().signature(), "all-MiniLM-L6-v2"]
+    assert build_metric("gruen").models() == ["all-MiniLM-L6-v2"]
     assert gruen_likelihood().models() == [get_context_model().signature()]
     assert build_metric("gruen/grammar").models() == ["all-MiniLM-L6-v2"]
     assert build_metric("gruen/redundancy").models() == []

@@ -108,7 +108,7 @@ def test_perturbations_and_metrics_declare_their_models():
     assert metric_models(build_metric("bleu")) == []
     assert metric_models(build_metric("bertscore")) == ["all-MiniLM-L6-v2"]  # its encoder
     assert metric_models(build_metric("rome")) == ["all-MiniLM-L6-v2"]
-    assert metric_models(build_metric("gruen")) == [get_context_model().signature(), "all-MiniLM-L6-v2"]
+    assert metric_models(build_metric("gruen/paper")) == [get_context_model().signature(), "all-MiniLM-L6-v2"]
 
 
 @pytest.mark.slow
