@@ -70,34 +70,52 @@ def words_per_pass(parsed: ParsedText) -> int:
     return max(1, min(MAX_MASKED, int(MASK_SHARE * words)))
 
 
+def pass_groups(order: list[int], size: int) -> list[list[int]]:
+    """``order`` cut into groups of at most ``size`` tokens judged in one pass, never two neighbours in one
+    group (a neighbour waits for the next group), in order."""
+    waiting, groups = list(order), []
+    while waiting:
+        group: list[int] = []
+        for i in list(waiting):
+            if len(group) < size and all(abs(i - j) > 1 for j in group):
+                group.append(i)
+                waiting.remove(i)
+        groups.append(group)
+    return groups
+
+
 #: the article whose form depends on the word after it: masked with a judged word, so neither the
 #: original nor a candidate is scored after an article chosen for the other ("a large" / "an enormous")
 ARTICLES = frozenset({"a", "an"})
 
 
-def fit_scores(parsed: ParsedText, by_word: dict[int, list[Candidate]]) -> dict[int, list[float | None]]:
-    """For each token's candidates, ``logp(candidate) - logp(original)`` in the token's slot, with every
-    given token masked at once (one mask piece each, and an a/an before one masked with it): one forward
-    pass of the context model per call. ``None`` where the original or the candidate is not one piece of
-    the model's vocabulary (the vocabulary holds the common words whole; a split word would need a pass
-    per piece)."""
+def slot_scores(parsed: ParsedText, by_word: dict[int, list[Candidate]]) -> dict[int, tuple[float | None, list[float | None]]]:
+    """``(logp(original), [logp(candidate), ...])`` in each token's slot, every given token masked at once
+    (one mask piece each, and an a/an before one masked with it; a token without candidates is masked
+    too, as one of the group): one forward pass of the context model per call. ``None`` where the
+    original or the candidate is not one piece of the model's vocabulary (it holds the common words
+    whole; a split word would need a pass per piece). No pass when no token has a candidate."""
     tokens, text = parsed.tokens, parsed.text
-    order = [i for i, found in by_word.items() if found]
+    if not any(by_word.values()):
+        return {i: (None, []) for i in by_word}
+    order = list(by_word)
     slots, masked = [], []
     for i in order:
-        last = tokens[by_word[i][0].end]
+        found = by_word[i]
+        last = tokens[found[0].end] if found else tokens[i]
         start, end = tokens[i].idx, last.idx + len(last.text)
-        slots.append((start, end, [text[start:end], *[c.word for c in by_word[i]]]))
+        slots.append((start, end, [text[start:end], *[c.word for c in found]]))
         before = tokens[i - 1] if i > 0 else None
         if before is not None and before.text.lower() in ARTICLES and before.i not in by_word:
             masked.append((before.idx, before.idx + len(before.text)))
-    if not slots:
-        return {i: [] for i in by_word}
     scored = context_model().masked_log_probs(text, slots, masked)
-    out: dict[int, list[float | None]] = {i: [] for i in by_word}
-    for i, (original, *candidates) in zip(order, scored):
-        out[i] = [None if original is None or c is None else c - original for c in candidates]
-    return out
+    return {i: (original, candidates) for i, (original, *candidates) in zip(order, scored)}
+
+
+def fit_scores(parsed: ParsedText, by_word: dict[int, list[Candidate]]) -> dict[int, list[float | None]]:
+    """For each token's candidates, ``logp(candidate) - logp(original)`` (:func:`slot_scores`)."""
+    return {i: [None if original is None or c is None else c - original for c in candidates]
+            for i, (original, candidates) in slot_scores(parsed, by_word).items()}
 
 
 class FitsContext(CandidateConstraint):

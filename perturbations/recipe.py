@@ -91,12 +91,13 @@ def acceptable(parsed: ParsedText, candidates: list[Candidate],
 def acceptable_all(parsed: ParsedText, by_word: dict[int, list[Candidate]],
                    constraints: list[CandidateConstraint]) -> dict[int, list[Candidate]]:
     """:func:`acceptable` for several tokens at once: each constraint sees every token's survivors
-    together, so a model is run once per constraint and text, never on what an earlier one refused."""
+    together (a token left without any stays in the group: a model judging the group reads it as part of
+    it, so a token's score does not depend on what the other constraints refused), so a model is run once
+    per constraint and group, never on what an earlier one refused."""
     for constraint in constraints:
-        live = {i: found for i, found in by_word.items() if found}
-        if not live:
+        if not any(by_word.values()):
             break
-        by_word = {**by_word, **constraint.keep_all(parsed, live)}
+        by_word = constraint.keep_all(parsed, by_word)
     return by_word
 
 

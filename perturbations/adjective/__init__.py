@@ -60,6 +60,7 @@ from perturbations.context_fit import (
     ContentCandidates,
     FitsContext,
     model_signature,
+    pass_groups,
     words_per_pass,
 )
 from perturbations.language.articles import with_article_fixes
@@ -134,15 +135,12 @@ class AdjectiveSwap(Perturbation):
 
     def judged(self, parsed: ParsedText, found: dict[int, list[Candidate]]) -> dict[int, list[Candidate]]:
         """``found`` scored by the context model (every candidate, best first), a few non-neighbouring
-        adjectives masked together per pass (:func:`~perturbations.context_fit.words_per_pass`)."""
-        size, waiting, out = words_per_pass(parsed), [i for i, cs in found.items() if cs], {}
-        while waiting:
-            batch: list[int] = []
-            for i in list(waiting):
-                if len(batch) < size and all(abs(i - j) > 1 for j in batch):
-                    batch.append(i)
-                    waiting.remove(i)
-            out.update(FitsContext(math.inf).keep_all(parsed, {i: found[i] for i in batch}))
+        adjectives masked together per pass (:func:`~perturbations.context_fit.words_per_pass`; every
+        adjective of the text, with or without candidates, so a score does not depend on what the other
+        constraints refused)."""
+        out: dict[int, list[Candidate]] = {}
+        for group in pass_groups(list(found), words_per_pass(parsed)):
+            out.update(FitsContext(math.inf).keep_all(parsed, {i: found[i] for i in group}))
         return out
 
     def _apply(self, text: str, rng: random.Random) -> Result:
