@@ -145,13 +145,23 @@ class FitsContext(CandidateConstraint):
         return out
 
 
+#: neighbours that form no collocation: an article's bigram counts only how common the word is, and a/an
+#: is itself fixed to the candidate ("a cheap" / "an inexpensive")
+NOT_COLLOCATES = frozenset({"a", "an", "the"})
+
+
 def neighbours(parsed: ParsedText, c: Candidate) -> tuple[str | None, str | None]:
     """The alphabetic words right before and right after the swapped span (``None`` at a punctuation
-    mark, a number or the text's edge: a bigram across them says nothing)."""
+    mark, a number, an article (:data:`NOT_COLLOCATES`) or the text's edge: a bigram across them says
+    nothing about a collocation)."""
     tokens = parsed.tokens
     left = tokens[c.index - 1].text if c.index > 0 else None
     right = tokens[c.end + 1].text if c.end + 1 < len(tokens) else None
-    return (left if left and left.isalpha() else None), (right if right and right.isalpha() else None)
+
+    def word(text: str | None) -> str | None:
+        return text if text and text.isalpha() and text.lower() not in NOT_COLLOCATES else None
+
+    return word(left), word(right)
 
 
 def bigram_features(parsed: ParsedText, c: Candidate) -> dict:
