@@ -27,6 +27,7 @@ changes. Their values are set from blind labels of development lines (``scripts/
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 from perturbations.recipe import Candidate, CandidateConstraint
@@ -37,6 +38,10 @@ from rome.core.parsing import ParsedText
 SYNONYM_DELTA = 2.0
 #: default largest drop for an antonym: it must read as English in the slot, not mean the same
 ANTONYM_DELTA = 5.0
+#: default least log-probability (natural log) of a synonym itself in its slot: a word of another sense
+#: can fit about as badly as an unexpected original, so the candidate must also be one the context
+#: predicts; provisional like :data:`SYNONYM_DELTA`
+MIN_LOGP = -math.inf
 #: default least share of the original's bigram count a candidate's bigram with the same neighbour keeps,
 #: where the original's is attested; provisional like :data:`SYNONYM_DELTA`
 MIN_BIGRAM_RATIO = 0.05
@@ -112,32 +117,39 @@ def slot_scores(parsed: ParsedText, by_word: dict[int, list[Candidate]]) -> dict
     return {i: (original, candidates) for i, (original, *candidates) in zip(order, scored)}
 
 
-def fit_scores(parsed: ParsedText, by_word: dict[int, list[Candidate]]) -> dict[int, list[float | None]]:
-    """For each token's candidates, ``logp(candidate) - logp(original)`` (:func:`slot_scores`)."""
-    return {i: [None if original is None or c is None else c - original for c in candidates]
+def fit_scores(parsed: ParsedText, by_word: dict[int, list[Candidate]],
+               min_logp: float = -math.inf) -> dict[int, list[float | None]]:
+    """For each token's candidates, ``logp(candidate) - logp(original)`` (:func:`slot_scores`); ``None``
+    also where the candidate's own log-probability is below ``min_logp``."""
+    return {i: [None if original is None or c is None or c < min_logp else c - original for c in candidates]
             for i, (original, candidates) in slot_scores(parsed, by_word).items()}
 
 
 class FitsContext(CandidateConstraint):
     """A candidate must fit its slot about as well as the original (see the module docstring):
-    ``logp(candidate) - logp(original) >= -delta``. Kept candidates carry that difference as their
+    ``logp(candidate) - logp(original) >= -delta`` and ``logp(candidate) >= min_logp``. Kept candidates carry that difference as their
     ``score`` and come best first, so a search takes the one the context prefers. The tokens judged
     together are masked together (:func:`fit_scores`): a search gives a few non-neighbouring words at a
     time, about as many as MPNet's pre-training masked (15 %)."""
 
-    def __init__(self, delta: float = SYNONYM_DELTA) -> None:
+    def __init__(self, delta: float = SYNONYM_DELTA, min_logp: float = -math.inf) -> None:
         if not delta >= 0:
             raise ValueError("delta must be >= 0 (a largest drop in log-probability)")
-        self.delta = float(delta)
+        if not min_logp <= 0:
+            raise ValueError("min_logp must be <= 0 (a log-probability)")
+        self.delta, self.min_logp = float(delta), float(min_logp)
 
     def describe(self) -> dict:
-        return {"delta": self.delta, "model": model_signature()}
+        out = {"delta": self.delta, "model": model_signature()}
+        if self.min_logp > -math.inf:
+            out["min_logp"] = self.min_logp
+        return out
 
     def keep(self, parsed: ParsedText, candidates: list[Candidate]) -> list[Candidate]:
         return self.keep_all(parsed, {candidates[0].index: candidates})[candidates[0].index] if candidates else []
 
     def keep_all(self, parsed: ParsedText, by_word: dict[int, list[Candidate]]) -> dict[int, list[Candidate]]:
-        scores = fit_scores(parsed, by_word)
+        scores = fit_scores(parsed, by_word, self.min_logp)
         out = {}
         for i, found in by_word.items():
             judged = [replace(c, score=score) for c, score in zip(found, scores[i]) if score is not None]

@@ -34,8 +34,8 @@ and the context model is not a metric's (:mod:`rome.context.model`; its signatur
 
 from __future__ import annotations
 
-import math
 import random
+from dataclasses import replace
 
 from perturbations.base import Edit, Perturbation, Result, Variant, apply_edits
 from perturbations.constraints import (
@@ -54,6 +54,7 @@ from perturbations.constraints import (
 from perturbations.context_fit import (
     ANTONYM_DELTA,
     MIN_BIGRAM_RATIO,
+    MIN_LOGP,
     MIN_SENSE_SHARE,
     SYNONYM_DELTA,
     Collocation,
@@ -61,6 +62,7 @@ from perturbations.context_fit import (
     FitsContext,
     model_signature,
     pass_groups,
+    slot_scores,
     words_per_pass,
 )
 from perturbations.language.articles import with_article_fixes
@@ -86,12 +88,14 @@ class AdjectiveSwap(Perturbation):
 
     def __init__(self, parser: str | None = None, top_k: int = 1, require_both: bool = False,
                  synonym_delta: float = SYNONYM_DELTA, antonym_delta: float = ANTONYM_DELTA,
-                 min_bigram_ratio: float = MIN_BIGRAM_RATIO, min_sense_share: float = MIN_SENSE_SHARE) -> None:
+                 min_bigram_ratio: float = MIN_BIGRAM_RATIO, min_sense_share: float = MIN_SENSE_SHARE,
+                 synonym_min_logp: float = MIN_LOGP) -> None:
         """``top_k``: the seed picks among this many of the best-fitting candidates (1 = always the best);
         ``require_both``: only adjectives with a synonym *and* an antonym; ``synonym_delta`` /
         ``antonym_delta``: the largest drop in the context model's log-probability from the original to
         a synonym / an antonym in its slot; ``min_bigram_ratio`` and ``min_sense_share``: the synonym's
-        collocation and sense checks (as TextFooler's)."""
+        collocation and sense checks (as TextFooler's); ``synonym_min_logp``: the least log-probability of
+        a synonym itself in its slot (TextFooler's ``min_logp``)."""
         self.parser = require_spacy_labels(parser, self.kind)
         self.top_k = max(1, int(top_k))
         self.require_both = require_both
@@ -99,7 +103,8 @@ class AdjectiveSwap(Perturbation):
         self.structure = [NoWordExchange(), NotSameLemma(), ContentCandidates(), AdjectivePosition(),
                           PartOfSpeechInContext()]
         self.synonym_checks = [SenseShare(min_sense_share), Collocation(min_bigram_ratio)]
-        self.synonym_fit, self.antonym_fit = FitsContext(synonym_delta), FitsContext(antonym_delta)
+        self.synonym_fit = FitsContext(synonym_delta, synonym_min_logp)
+        self.antonym_fit = FitsContext(antonym_delta)
 
     def describe(self) -> dict:
         return {"kind": self.kind, "parser": self.parser or "spacy", "top_k": self.top_k, "lexicon": LEXICON,
@@ -135,12 +140,19 @@ class AdjectiveSwap(Perturbation):
 
     def judged(self, parsed: ParsedText, found: dict[int, list[Candidate]]) -> dict[int, list[Candidate]]:
         """``found`` scored by the context model (every candidate, best first), a few non-neighbouring
-        adjectives masked together per pass (:func:`~perturbations.context_fit.words_per_pass`; every
+        adjectives masked together per pass (:func:`~perturbations.context_fit.words_per_pass`; a synonym
+        below the synonym check's ``min_logp`` is dropped here; every
         adjective of the text, with or without candidates, so a score does not depend on what the other
         constraints refused)."""
         out: dict[int, list[Candidate]] = {}
+        floor = self.synonym_fit.min_logp
         for group in pass_groups(list(found), words_per_pass(parsed)):
-            out.update(FitsContext(math.inf).keep_all(parsed, {i: found[i] for i in group}))
+            scored = slot_scores(parsed, {i: found[i] for i in group})
+            for i in group:
+                original, logps = scored[i]
+                judged = [replace(c, score=lp - original) for c, lp in zip(found[i], logps)
+                          if original is not None and lp is not None and (c.source == ANTONYM or lp >= floor)]
+                out[i] = sorted(judged, key=lambda c: -c.score)
         return out
 
     def _apply(self, text: str, rng: random.Random) -> Result:

@@ -56,6 +56,7 @@ from perturbations.constraints import (
 )
 from perturbations.context_fit import (
     MIN_BIGRAM_RATIO,
+    MIN_LOGP,
     MIN_SENSE_SHARE,
     SYNONYM_DELTA,
     Collocation,
@@ -127,7 +128,8 @@ class TextFoolerSwap(Perturbation):
     """Swap ``n_words`` content words for WordNet synonyms that fit their context (``invariant``).
 
     ``delta``: the largest drop in the context model's log-probability from the original to the
-    synonym in its slot (:class:`~perturbations.context_fit.FitsContext`); ``min_bigram_ratio``: the
+    synonym in its slot and ``min_logp`` the least log-probability of the synonym itself there
+    (:class:`~perturbations.context_fit.FitsContext`); ``min_bigram_ratio``: the
     least share of an attested bigram's count the synonym keeps with each neighbour
     (:class:`~perturbations.context_fit.Collocation`, 0: off); ``min_sense_share``: the least share of
     the word's uses in the senses the synonym shares (:class:`~perturbations.constraints.SenseShare`)."""
@@ -136,7 +138,8 @@ class TextFoolerSwap(Perturbation):
     parses = True
 
     def __init__(self, n_words: int = 2, delta: float = SYNONYM_DELTA, min_bigram_ratio: float = MIN_BIGRAM_RATIO,
-                 min_sense_share: float = MIN_SENSE_SHARE, max_candidates: int = MAX_CANDIDATES,
+                 min_sense_share: float = MIN_SENSE_SHARE, min_logp: float = MIN_LOGP,
+                 max_candidates: int = MAX_CANDIDATES,
                  max_words: int | None = MAX_WORDS) -> None:
         if n_words < 1:
             raise ValueError("n_words must be at least 1")
@@ -145,7 +148,7 @@ class TextFoolerSwap(Perturbation):
         self.word_constraints = [ProtectedWords(), StopWords(), ContentWords(SWAPPABLE_POS), ClearUse(),
                                  MultiWordUnits(), NotRestrictive(), PlainAdjectives()]
         self.constraints = [*structure_constraints(), SenseShare(min_sense_share), Collocation(min_bigram_ratio),
-                            FitsContext(delta)]
+                            FitsContext(delta, min_logp)]
         self.search = RandomOrderGreedySearch(n_words, max_words=max_words)
 
     def describe(self) -> dict:
