@@ -17,8 +17,9 @@ pytestmark = pytest.mark.slow  # every row runs the context model
 
 # input -> (synonym variant or None, antonym variant or None); more rows in perturbations/adjective/examples.py
 TABLE = [
-    ("X is a cheap restaurant near Y.", "X is an inexpensive restaurant near Y.", "X is an expensive restaurant near Y."),
-    ("The rooms are large.", "The rooms are big.", "The rooms are small."),
+    # "inexpensive" and "big" are less probable in these slots than MIN_LOGP
+    ("X is a cheap restaurant near Y.", None, "X is an expensive restaurant near Y."),
+    ("The rooms are large.", None, "The rooms are small."),
     ("X is a large restaurant .", "X is a big restaurant .", "X is a small restaurant ."),
     ("It has an expensive menu.", None, "It has a cheap menu."),
     ("The service is fast.", None, "The service is slow."),
@@ -133,6 +134,7 @@ def test_name_parts_are_kept_and_both_can_be_required(text, both, word):
 def test_thresholds_key_the_fingerprint():
     from suites.harness.spec import perturbation_fingerprint
 
-    assert perturbation_fingerprint(AdjectiveSwap(synonym_delta=1.0)) != perturbation_fingerprint(AdjectiveSwap())
+    assert perturbation_fingerprint(AdjectiveSwap(synonym_delta=2.5)) != perturbation_fingerprint(AdjectiveSwap())
+    assert perturbation_fingerprint(AdjectiveSwap(synonym_min_logp=-3.0)) != perturbation_fingerprint(AdjectiveSwap())
     assert perturbation_fingerprint(AdjectiveSwap(antonym_delta=1.0)) != perturbation_fingerprint(AdjectiveSwap())
     assert "context_model" in AdjectiveSwap().describe()

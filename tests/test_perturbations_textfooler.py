@@ -12,7 +12,7 @@ import pytest
 from perturbations.base import apply_edits
 from perturbations.constraints import AdjectivePosition, MultiWordUnits, SenseShare
 from perturbations.context_fit import (
-    MIN_BIGRAM_RATIO,
+    MIN_LOGP,
     MIN_SENSE_SHARE,
     SYNONYM_DELTA,
     Collocation,
@@ -106,9 +106,10 @@ def test_a_synonym_that_breaks_a_common_bigram_is_refused():
     parsed = parse("I want to buy a new phone for my son.")
     features = bigram_features(parsed, candidates(parsed, "phone", "telephone")[0])
     assert features["left"] == "new" and features["left_original"] > 0 and features["left_candidate"] == 0
-    assert Collocation(MIN_BIGRAM_RATIO).keep(parsed, candidates(parsed, "phone", "telephone")) == []
+    assert Collocation(0.05).keep(parsed, candidates(parsed, "phone", "telephone")) == []
+    assert len(Collocation(0.0).keep(parsed, candidates(parsed, "phone", "telephone"))) == 1  # 0: off
     house = parse("She bought a large house near the river.")
-    assert len(Collocation(MIN_BIGRAM_RATIO).keep(house, candidates(house, "large", "big"))) == 1
+    assert len(Collocation(0.05).keep(house, candidates(house, "large", "big"))) == 1
 
 
 # -- the search ----------------------------------------------------------------------------------------
@@ -205,9 +206,10 @@ def test_thresholds_and_the_context_model_key_the_fingerprint():
 
     described = TextFoolerSwap(n_words=1).describe()
     assert described["context_model"] == model_signature() and described["n_words"] == 1
-    assert {"FitsContext": {"delta": SYNONYM_DELTA, "model": model_signature()}} in described["constraints"]
+    assert {"FitsContext": {"delta": SYNONYM_DELTA, "model": model_signature(), "min_logp": MIN_LOGP}} in described["constraints"]
+    assert perturbation_fingerprint(TextFoolerSwap(min_logp=-3.0)) != perturbation_fingerprint(TextFoolerSwap())
     assert perturbation_fingerprint(TextFoolerSwap(delta=1.0)) != perturbation_fingerprint(TextFoolerSwap(delta=2.5))
-    assert perturbation_fingerprint(TextFoolerSwap(min_sense_share=0.3)) != perturbation_fingerprint(TextFoolerSwap())
+    assert perturbation_fingerprint(TextFoolerSwap(min_sense_share=0.15)) != perturbation_fingerprint(TextFoolerSwap())
 
 
 @pytest.mark.slow
@@ -241,5 +243,5 @@ def test_a_6000_word_text_completes_in_linear_time():
     TextFoolerSwap().apply(refs[0] + " She bought a large house .", 0)  # warm up parser, WordNet, the model
     start = time.perf_counter()
     result = TextFoolerSwap().apply(text, 0)
-    assert result.variants and 1 <= len(result.variants[0].meta["swaps"]) <= 2
+    assert result.skipped or 1 <= len(result.variants[0].meta["swaps"]) <= 2
     assert time.perf_counter() - start < 120  # the search judges at most MAX_WORDS words, whatever the length

@@ -2,14 +2,14 @@
 
 Each variant is one a careful reader accepts (a synonym that keeps the statement, an antonym that reverses
 it); the skip rows restate failure shapes reported in the issues (regression tests, not evidence). The
-context model's thresholds are provisional: a row that changes when they are set from the development
-labels says which swap the new thresholds let through or refuse."""
+context model's thresholds are set by scripts/context_thresholds.py: a row that changes when they are
+re-set says which swap the new thresholds let through or refuse."""
 
 from perturbations.recipe import changes, skips
 
 EXAMPLES = (
-    changes("It is a cheap restaurant.", "It is an inexpensive restaurant.", "It is an expensive restaurant.",
-            why="the article follows the word; 'loud' (cheap's tawdry sense) fits the slot but not the sense"),
+    changes("It is a cheap restaurant.", "It is an expensive restaurant.",
+            why="the article follows the word; 'inexpensive' is less probable in the slot than MIN_LOGP"),
     changes("The living room is large.", "The living room is big.", "The living room is small."),
     changes("This is the biggest hotel in town.", "This is the largest hotel in town.",
             why="the superlative kept by lemminflect; no antonym fits"),
