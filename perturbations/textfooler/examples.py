@@ -8,7 +8,7 @@ let through or refuse."""
 from perturbations.recipe import changes, skips
 
 EXAMPLES = (
-    changes("She bought a large house near the river.", "She bought a big house near the river."),
+    changes("She bought a large house near the river.", "She purchased a big house near the river."),
     skips("It is a cheap restaurant.", "'inexpensive' is less probable in the slot than MIN_LOGP; 'loud' "
                                        "shares only cheap's rare sense"),
     changes("The river links the lake to the sea.", "The river connects the lake to the sea."),
@@ -17,5 +17,5 @@ EXAMPLES = (
     skips("The phone number of hotel drisco is 4153462880 .", "numbers and names are kept"),
     skips("Prisoners are going to jail for a long time.", "semi-auxiliary 'going to'; issue"),
     skips("This goes back to the work of Smith.", "verb + its own adverb 'goes back'; issue"),
-    skips("Please respond to an email from your manager.", "'respond to' is a unit, and 'react' does not fit; issue"),
+    skips("Please respond to an email.", "'respond to' is a unit, and 'react' does not fit; issue"),
 )
