@@ -21,8 +21,9 @@ TABLE = [
     ("X is a cheap restaurant near Y.", None, "X is an expensive restaurant near Y."),
     ("The rooms are large.", None, "The rooms are small."),
     ("X is a large restaurant .", "X is a big restaurant .", "X is a small restaurant ."),
-    ("It has an expensive menu.", None, "It has a cheap menu."),
-    ("The service is fast.", None, "The service is slow."),
+    # valid antonyms that ANTONYM_DELTA (1.5, set on the development labels) refuses: its cost in coverage
+    ("It has an expensive menu.", None, None),
+    ("The service is fast.", None, None),
     ("The red car is fast.", None, "The red car is slow."),  # colours are not swapped
     ("The weather is wet.", None, "The weather is dry."),
     ("Cheap food here.", None, "Expensive food here."),
