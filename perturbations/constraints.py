@@ -127,6 +127,16 @@ class DescriptiveAdjectives(WordConstraint):
             and t.text.lower() not in RESTRICTIVE_ADJECTIVES)}
 
 
+class NotRestrictive(WordConstraint):
+    """Restrictive, determiner-like and preposition-like adjectives (:data:`RESTRICTIVE_ADJECTIVES`, Quirk et
+    al. 1985 §7.33, §5.17-5.26) never change: they restrict or count the noun's reference rather than describe
+    it, and their "synonyms" change the structure ("the same" / "the identical"). Other words pass."""
+
+    def allowed(self, parsed: ParsedText) -> set[int]:
+        return {t.i for t in parsed.tokens if t.pos != "ADJ" or not (
+            {t.lemma.lower(), t.text.lower()} & RESTRICTIVE_ADJECTIVES)}
+
+
 class ClearUse(WordConstraint):
     """Only words used the way their part of speech is normally used: a noun as the head of its phrase
     (not a noun used as a modifier, "innovation policy"), a verb with its arguments, an adjective
@@ -280,24 +290,90 @@ class NotSameLemma(CandidateConstraint):
                 if not (inflection.lemmas_of(parsed.tokens[c.index].text) & inflection.lemmas_of(c.word))]
 
 
+class AdjectivePosition(CandidateConstraint):
+    """An adjective candidate must be usable where the word stands: WordNet marks adjectives used only as
+    predicates, ``(p)`` or ``(ip)`` ("alive", "afraid": never "an alive mouse"), and only before a noun,
+    ``(a)`` ("former"). Candidates of other parts of speech pass."""
+
+    def keep(self, parsed: ParsedText, candidates: list[Candidate]) -> list[Candidate]:
+        from perturbations.language.senses import wordnet
+
+        tok = parsed.tokens[candidates[0].index] if candidates else None
+        if tok is None or tok.pos != "ADJ":
+            return candidates
+        attributive = tok.dep == "amod"
+        out = []
+        for c in candidates:
+            lemmas = inflection.lemmas_of(c.word)
+            marker = next((x.syntactic_marker() for x in wordnet().synset(c.synset).lemmas()
+                           if x.name().lower() in lemmas), None) if c.synset else None
+            if (attributive and marker in ("(p)", "(ip)")) or (not attributive and marker == "(a)"):
+                continue
+            out.append(c)
+        return out
+
+
+def candidate_lemma(c: Candidate) -> str:
+    """The WordNet lemma a candidate was made from: the lemma of its synset that its form inflects."""
+    from perturbations.language.senses import wordnet
+
+    forms = inflection.lemmas_of(c.word)
+    names = [x.name().lower() for x in wordnet().synset(c.synset).lemmas()] if c.synset else []
+    return next((n for n in names if n in forms), c.word.lower())
+
+
+class SenseShare(CandidateConstraint):
+    """A synonym must share a sense the word has often enough: the senses it shares with the word carry at
+    least ``min_share`` of the word's uses in SemCor (add-one smoothed per sense,
+    :func:`perturbations.language.senses.shared_sense_share`). The prior of word-sense disambiguation
+    (McCarthy et al. 2004): the context model judges whether a candidate fits the slot, not whether it
+    means what the word means there ("a cheap restaurant" / "a loud restaurant" fit alike; "loud" shares
+    only "cheap"'s rare tawdry sense). ``min_share`` 0 turns it off."""
+
+    def __init__(self, min_share: float) -> None:
+        if not 0 <= min_share <= 1:
+            raise ValueError("min_share must be between 0 and 1")
+        self.min_share = float(min_share)
+
+    def describe(self) -> dict:
+        return {"min_share": self.min_share, "counts": "semcor (wordnet-3.0), add-one"}
+
+    def keep(self, parsed: ParsedText, candidates: list[Candidate]) -> list[Candidate]:
+        from perturbations.language.senses import WORDNET_POS, shared_sense_share
+
+        if self.min_share == 0 or not candidates:
+            return candidates
+        tok = parsed.tokens[candidates[0].index]
+        pos = WORDNET_POS.get(tok.pos)
+        return [c for c in candidates
+                if pos and shared_sense_share(tok.lemma.lower(), candidate_lemma(c), pos) >= self.min_share]
+
+
 class PartOfSpeechInContext(CandidateConstraint):
     """spaCy re-tags the swapped word within :data:`TAG_WINDOW` tokens and must give the word's Penn
     tag (TextAttack's ``PartOfSpeech`` constraint): a synonym that reads as another part of speech
     there ("abroad markets") does not fit the sentence."""
 
     def keep(self, parsed: ParsedText, candidates: list[Candidate]) -> list[Candidate]:
-        if not candidates:
-            return []
+        return self.keep_all(parsed, {candidates[0].index: candidates})[candidates[0].index] if candidates else []
+
+    def keep_all(self, parsed: ParsedText, by_word: dict[int, list[Candidate]]) -> dict[int, list[Candidate]]:
+        """Every token's candidates re-tagged in one tagger pass."""
         words = [t.text for t in parsed.tokens]
-        i = candidates[0].index
-        lo, hi = max(0, i - TAG_WINDOW), min(len(words), i + TAG_WINDOW + 1)
-        windows = [[*words[lo:i], c.word, *words[c.end + 1 : hi]] for c in candidates]
-        tags = retag(windows, i - lo)
-        return [c for c, tag in zip(candidates, tags) if tag == parsed.tokens[i].tag]
+        windows, spots, owners = [], [], []
+        for i, candidates in by_word.items():
+            lo, hi = max(0, i - TAG_WINDOW), min(len(words), i + TAG_WINDOW + 1)
+            for c in candidates:
+                windows.append([*words[lo:i], c.word, *words[c.end + 1 : hi]])
+                spots.append(i - lo)
+                owners.append(c)
+        tags = retag_at(windows, spots) if windows else []
+        ok = {id(c) for c, tag in zip(owners, tags) if tag == parsed.tokens[c.index].tag}
+        return {i: [c for c in candidates if id(c) in ok] for i, candidates in by_word.items()}
 
 
-def retag(windows: list[list[str]], index: int) -> list[str]:
-    """Penn tag of ``index`` in each pre-tokenised window (spaCy's tok2vec and tagger only)."""
+def retag_at(windows: list[list[str]], spots: list[int]) -> list[str]:
+    """Penn tag of token ``spots[k]`` in pre-tokenised window ``k`` (spaCy's tok2vec and tagger only)."""
     from spacy.tokens import Doc
 
     from rome.core.parsing import get_parser
@@ -306,4 +382,4 @@ def retag(windows: list[list[str]], index: int) -> list[str]:
     docs = [Doc(nlp.vocab, words=w) for w in windows]
     for name in ("tok2vec", "tagger"):
         docs = list(nlp.get_pipe(name).pipe(docs))
-    return [doc[index].tag_ for doc in docs]
+    return [doc[k].tag_ for doc, k in zip(docs, spots)]

@@ -23,13 +23,15 @@ from rome.core.parsing import ParsedText
 
 @dataclass(frozen=True)
 class Candidate:
-    """``word`` in place of tokens ``index``..``last`` (a phrasal verb "looking for" is two tokens)."""
+    """``word`` in place of tokens ``index``..``last`` (a phrasal verb "looking for" is two tokens);
+    ``score``: how well it fits the slot against the original, once a context constraint judged it."""
 
     index: int
     word: str
     synset: str = ""
     last: int = -1
     source: str = ""
+    score: float | None = None
 
     @property
     def end(self) -> int:
@@ -57,7 +59,15 @@ class CandidateConstraint(abc.ABC):
 
     @abc.abstractmethod
     def keep(self, parsed: ParsedText, candidates: list[Candidate]) -> list[Candidate]:
-        ...
+        """The acceptable ``candidates`` for one token, in order (a judging constraint may reorder)."""
+
+    def keep_all(self, parsed: ParsedText, by_word: dict[int, list[Candidate]]) -> dict[int, list[Candidate]]:
+        """:meth:`keep` for several tokens of one text; constraints that run a model batch them here."""
+        return {i: self.keep(parsed, found) if found else [] for i, found in by_word.items()}
+
+    def describe(self) -> dict:
+        """The constraint's settings (thresholds), recorded in a perturbation's fingerprint."""
+        return {}
 
 
 def allowed_tokens(parsed: ParsedText, constraints: list[WordConstraint]) -> set[int]:
@@ -76,6 +86,28 @@ def acceptable(parsed: ParsedText, candidates: list[Candidate],
             break
         candidates = constraint.keep(parsed, candidates)
     return candidates
+
+
+def acceptable_all(parsed: ParsedText, by_word: dict[int, list[Candidate]],
+                   constraints: list[CandidateConstraint]) -> dict[int, list[Candidate]]:
+    """:func:`acceptable` for several tokens at once: each constraint sees every token's survivors
+    together (a token left without any stays in the group: a model judging the group reads it as part of
+    it, so a token's score does not depend on what the other constraints refused), so a model is run once
+    per constraint and group, never on what an earlier one refused."""
+    for constraint in constraints:
+        if not any(by_word.values()):
+            break
+        by_word = constraint.keep_all(parsed, by_word)
+    return by_word
+
+
+def describe_constraints(constraints: list) -> list:
+    """Each constraint's name, with its settings when it has any (thresholds key the fingerprint)."""
+    out: list = []
+    for c in constraints:
+        settings = c.describe() if hasattr(c, "describe") else {}
+        out.append({type(c).__name__: settings} if settings else type(c).__name__)
+    return out
 
 
 @dataclass(frozen=True)

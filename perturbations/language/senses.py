@@ -227,3 +227,94 @@ def noun_class(lemma: str) -> str:
     if "unit_of_measurement.n.01" in above:
         return "unit"
     return "physical" if "physical_entity.n.01" in above else "abstract"
+
+
+# -- every sense: the candidates a context model judges -------------------------------------------
+@functools.lru_cache(maxsize=50_000)
+def wordnet_synonyms(lemma: str, pos: str) -> tuple[tuple[str, str], ...]:
+    """``(synonym, synset name)`` over *every* sense of ``lemma`` for ``pos`` (adjectives with their
+    satellites), in WordNet's sense order (most used first), each synonym once with the first synset it
+    shares with ``lemma``. Only single words lemminflect reads as a base form: a multi-word lemma
+    ("look_into", "ice_cream") would change the token count and need its own agreement, so it is left out.
+    A direct antonym of the lemma in another sense is never a synonym. Which sense the word has *here*
+    is not decided here: the context model judges each candidate in its slot
+    (:class:`perturbations.context_fit.FitsContext`)."""
+    lemma = lemma.lower()
+    refused = antonyms_of(lemma, pos) | {lemma}
+    found: dict[str, str] = {}
+    for synset in _synsets(lemma, pos):
+        for other in synset.lemmas():
+            name = other.name().lower()
+            if name in found or name in refused or not name.isalpha() or not _base_form(name, pos):
+                continue
+            found[name] = synset.name()
+    return tuple(found.items())
+
+
+@functools.lru_cache(maxsize=50_000)
+def wordnet_antonyms(lemma: str, pos: str) -> tuple[tuple[str, str], ...]:
+    """``(antonym, its synset name)``: WordNet's *direct* antonyms of ``lemma`` in any of its senses
+    (Gross & Miller 1990: "cheap" / "expensive", "hard" / "soft" and "hard" / "easy"), single words, in
+    the lemma's sense order. Indirect antonyms (a satellite's head's antonym: "average" -> "abnormal")
+    are left out. Which one reverses the property *here* is the context model's choice."""
+    lemma = lemma.lower()
+    found: dict[str, str] = {}
+    for synset in _synsets(lemma, pos):
+        for own in synset.lemmas():
+            if own.name().lower() != lemma:
+                continue
+            for anti in own.antonyms():
+                name = anti.name().lower()
+                if name.isalpha() and name != lemma and name not in found and _base_form(name, pos):
+                    found[name] = anti.synset().name()
+    return tuple(found.items())
+
+
+@functools.lru_cache(maxsize=50_000)
+def shared_sense_share(lemma: str, candidate: str, pos: str) -> float:
+    """The share of ``lemma``'s uses (SemCor counts, add-one smoothed per sense, so a word with few or no
+    counts gets an even prior) that fall in the senses it shares with ``candidate``: how likely, before
+    the context is read, ``lemma`` means something ``candidate`` also means. "cheap" shares its usual
+    sense (inexpensive) with nothing common but its tawdry sense with "loud": a small share."""
+    lemma, candidate = lemma.lower(), candidate.lower()
+    synsets = _synsets(lemma, pos)
+    if not synsets:
+        return 0.0
+    total = sum(count(s, lemma) + 1 for s in synsets)
+    shared = sum(count(s, lemma) + 1 for s in synsets if any(x.name().lower() == candidate for x in s.lemmas()))
+    return shared / total
+
+
+@functools.lru_cache(maxsize=50_000)
+def antonym_sense_share(lemma: str, antonym: str, pos: str) -> float:
+    """Like :func:`shared_sense_share` for an antonym: the share of ``lemma``'s (smoothed) uses in the
+    senses where WordNet links it to ``antonym`` ("hard" / "soft" is the texture sense, "hard" / "easy"
+    the difficulty one)."""
+    lemma, antonym = lemma.lower(), antonym.lower()
+    synsets = _synsets(lemma, pos)
+    if not synsets:
+        return 0.0
+    total = sum(count(s, lemma) + 1 for s in synsets)
+    linked = sum(count(s, lemma) + 1 for s in synsets
+                 if any(x.name().lower() == lemma and any(a.name().lower() == antonym for a in x.antonyms())
+                        for x in s.lemmas()))
+    return linked / total
+
+
+def sense_features(lemma: str, candidate: str, pos: str, usage: str | None = None) -> dict:
+    """What WordNet's senses and their counts say about a swap, for measuring whether they still add
+    validity once the context decides (development data): the first sense of ``lemma`` (in WordNet's
+    order) that ``candidate`` shares, its SemCor count, :func:`shared_sense_share`, and whether the shared
+    sense is ``lemma``'s and ``candidate``'s dominant one by the former gate (:func:`top_sense`)."""
+    lemma, candidate = lemma.lower(), candidate.lower()
+    synsets = _synsets(lemma, pos)
+    shared = [k for k, s in enumerate(synsets) if any(x.name().lower() == candidate for x in s.lemmas())]
+    base = {"senses": len(synsets), "uses": total_count(lemma, pos), "candidate_uses": total_count(candidate, pos),
+            "shared_sense_share": round(shared_sense_share(lemma, candidate, pos), 4)}
+    if not shared:
+        return {**base, "shared_sense_rank": None, "shared_sense_count": 0, "dominant_sense": False}
+    top = top_sense(lemma, pos, usage)
+    own = top_sense(candidate, pos, share=CANDIDATE_SHARE)
+    return {**base, "shared_sense_rank": shared[0],
+            "shared_sense_count": sum(count(synsets[k], lemma) for k in shared),
+            "dominant_sense": top is not None and top == own and top in [synsets[k] for k in shared]}

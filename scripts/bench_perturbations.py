@@ -1,0 +1,101 @@
+"""Cost and coverage of building one suite's cases: a perturbation over the first N texts of a corpus.
+
+    python scripts/bench_perturbations.py --kind textfooler --data news --texts 3000
+    python scripts/bench_perturbations.py --kind adjective --data ../shared/data/wmt21/wmt21_pairs.jsonl
+
+Builds the cases the way a suite does (:func:`suites.harness.runner.build_cases`: the data's seeded
+order, batched parsing, one seeded generator per text) over the first ``--texts`` pairs of ``--data``
+(a shipped corpus or a JSONL of reference/original pairs; a corpus with fewer pairs is read whole), with
+no cap on cases, so every text is perturbed once. It runs twice against one case cache (``--cache``, a
+fresh temporary one by default): the first run perturbs and stores, the second must read the cases back
+(``cases_from_cache``). Prints one JSON object: seconds per run, texts tried and changed, cases,
+distinct edits (and among the first 200 cases: the suites' sample size), the most frequent edit, and the
+machine's load (the 2-core CPU is shared, so a time is an upper bound under that load).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+#: the suites' sample size: distinct edits among this many cases is the coverage target's unit
+SUITE_CASES = 200
+
+
+@dataclass(frozen=True)
+class FirstTexts:
+    """The first ``n`` pairs (in the seeded order) of another data source."""
+
+    source: Any
+    n: int
+
+    @property
+    def corpus_name(self) -> str:
+        return self.source.corpus_name
+
+    def pairs(self, seed: int) -> list:
+        return self.source.pairs(seed)[: self.n]
+
+    def files(self) -> list[Path]:
+        return self.source.files()
+
+    def describe(self) -> dict[str, Any]:
+        return {**self.source.describe(), "first": self.n}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--kind", required=True, help="a registered perturbation kind (textfooler, adjective, passive, ...)")
+    ap.add_argument("--data", default="news", help="a shipped corpus or a JSONL of reference/original pairs")
+    ap.add_argument("--texts", type=int, default=3000)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--cache", type=Path, default=None, help="case cache file (default: a fresh temporary one)")
+    args = ap.parse_args()
+
+    from rome.core.cache import ScoreCache
+    from rome.core.errors import InputError
+    from suites.harness import Invariant, Perturb, Suite
+    from suites.harness.data import resolve_data
+    from suites.harness.runner import build_cases, coverage, edit_key
+
+    try:
+        data = FirstTexts(resolve_data(args.data), args.texts)
+        perturbation = Perturb(args.kind).build()
+    except (InputError, ValueError, KeyError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
+    suite = Suite(name=f"bench_{args.kind}", data=data, perturbation=perturbation, n=None, seed=args.seed,
+                  variants_per_text=2, checks=[Invariant()])  # a suite needs a check; none is run here
+    n = 10**9
+    with tempfile.TemporaryDirectory() as tmp:
+        cache = ScoreCache(args.cache or Path(tmp) / "cases.sqlite")
+        runs = []
+        for _ in range(2):
+            started = time.perf_counter()
+            cases, stats = build_cases(suite, n, cache=cache, perturbation=perturbation)
+            runs.append((time.perf_counter() - started, stats.from_cache))
+    first = cases[:SUITE_CASES]
+    report = {
+        "kind": args.kind, "data": args.data, "texts": stats.texts_tried, "seed": args.seed,
+        "seconds": round(runs[0][0], 1), "seconds_per_1000_texts": round(1000 * runs[0][0] / max(1, stats.texts_tried), 1),
+        "second_run_seconds": round(runs[1][0], 2), "second_run_from_cache": runs[1][1],
+        **coverage(cases, stats),
+        "distinct_edits_in_first_200_cases": len({edit_key(c) for c in first}),
+        "cases_by_expectation": {e: sum(c.expectation == e for c in cases) for e in ("invariant", "decrease")},
+        "load_avg_1min": round(os.getloadavg()[0], 2), "cpus": os.cpu_count(),
+    }
+    print(json.dumps(report, ensure_ascii=False))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,66 @@
+"""The metrics under test never choose their perturbations: building the cases of every registered kind
+never loads the metrics' encoder (the embedded MiniLM), while the context-judged kinds do load their own
+model (MPNet and its head), so the check watches real loading and is not vacuous."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.slow  # runs the context model in a fresh interpreter
+
+ROOT = Path(__file__).resolve().parents[1]
+
+#: run in a fresh interpreter: every file opened is recorded (an audit hook sees every ``open``, whichever
+#: library opens it), and the metric encoder's loader is replaced by one that records its call
+PROBE = r"""
+import json, sys
+from pathlib import Path
+
+opened = []
+sys.addaudithook(lambda event, args: opened.append(str(args[0])) if event == "open" and args and isinstance(args[0], (str, bytes, Path)) else None)
+
+import rome.core.encoder as encoder
+calls = []
+original_load = encoder.Encoder._load
+def recording_load(self):
+    calls.append("Encoder._load")
+    return original_load(self)
+encoder.Encoder._load = recording_load
+
+from perturbations.registry import available_perturbations, build_perturbation
+from rome.context.files import encoder_dir
+
+texts = ["She bought a large house near the river.", "The committee rejected the cheap proposal after a long debate.",
+         "The band released a new album last year.", "It is a cheap restaurant and the food is good."]
+ran = {}
+for kind in available_perturbations():
+    try:
+        perturbation = build_perturbation(kind)
+    except Exception as exc:  # an optional dependency missing here: that kind is not run
+        ran[kind] = f"not built: {type(exc).__name__}"
+        continue
+    ran[kind] = sum(len(perturbation.apply(t, seed).variants) for t in texts for seed in (0, 1))
+metric = str(encoder.embedded_model_path().resolve())
+context = str(encoder_dir().resolve())
+print(json.dumps({"ran": ran, "encoder_calls": calls,
+                  "metric_files": sorted({p for p in opened if str(Path(p).resolve()).startswith(metric)}),
+                  "context_files": sorted({p for p in opened if str(Path(p).resolve()).startswith(context)})}))
+"""
+
+
+def test_no_perturbation_loads_the_metrics_encoder():
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-c", PROBE], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=900, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    assert report["ran"]["textfooler"] > 0 and report["ran"]["adjective"] > 0, report["ran"]
+    assert report["context_files"], "the context model was not loaded: the probe watched nothing"
+    assert report["encoder_calls"] == [], report
+    assert report["metric_files"] == [], report
