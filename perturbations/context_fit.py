@@ -230,7 +230,6 @@ class ContentCandidates(CandidateConstraint):
     sides)."""
 
     def keep(self, parsed: ParsedText, candidates: list[Candidate]) -> list[Candidate]:
-        from perturbations.language.stopwords import default_stopwords
+        from perturbations.language.function_words import FUNCTION_WORDS
 
-        stop = default_stopwords()
-        return [c for c in candidates if c.word.lower() not in stop]
+        return [c for c in candidates if c.word.lower() not in FUNCTION_WORDS]
