@@ -37,10 +37,12 @@ done
 # every metric on the 26 shipped DEMETR files; throughput against the encoder floor
 "$ROME" challenge demetr --metric all --out "$OUT/challenge-demetr"
 "$ROME" bench --n 1000 > "$OUT/bench.md"
-# held-out corpora kept outside the package (docs/heldout-cards/<name>/): ROME_HELDOUT="a.jsonl b.jsonl"
+# held-out corpora kept outside the package: ROME_HELDOUT="a.jsonl b.jsonl", their cards under
+# ROME_HELDOUT_CARDS/<name>/ (default docs/heldout-cards; a corpus whose text may not be redistributed
+# keeps its cards outside the repository)
 : > "$OUT/validity-heldout.md"
 for file in ${ROME_HELDOUT:-}; do
-  "$ROME" validity --cards docs/heldout-cards --data "$file" >> "$OUT/validity-heldout.md"
+  "$ROME" validity --cards "${ROME_HELDOUT_CARDS:-docs/heldout-cards}" --data "$file" >> "$OUT/validity-heldout.md"
 done
 [ -s "$OUT/validity-heldout.md" ] || rm "$OUT/validity-heldout.md"
 # the results page every figure of README and docs comes from (docs/results.md unless ROME_RESULTS)

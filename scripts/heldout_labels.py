@@ -1,0 +1,89 @@
+"""Judged cards of a corpus whose text may not be redistributed, kept as labels without the text.
+
+    python scripts/heldout_labels.py redact CARDS/<corpus> --out docs/heldout-cards/<corpus>.labels.jsonl
+    python scripts/heldout_labels.py restore docs/heldout-cards/<corpus>.labels.jsonl --data FILE --out CARDS
+
+The WMT 2021 news texts carry no licence (research use only), so their judged cards stay outside the
+repository. ``redact`` writes one line per judged variant with everything but the texts: card, suite,
+source id, expectation, label, note, fingerprint, seed, and the SHA-256 of the original and of the variant.
+``restore`` draws each card again from ``--data`` with the current code (the card's own suite, seed and
+size, :func:`reports.validity.draw_card`) and puts back the label of every line whose texts hash as
+recorded; a line the code no longer produces is reported and left out, so the restored card reads STALE
+where the code changed. ``rome validity --cards CARDS --data FILE`` then reads the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+KEPT = ("card", "suite", "corpus", "source_id", "expectation", "label", "note", "fingerprint", "seed", "exhausted")
+
+
+def digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def redact(folder: Path, out: Path) -> int:
+    rows = []
+    for path in sorted(folder.glob("*.jsonl")):
+        if path.name.endswith(".todo.jsonl"):
+            continue
+        for line in path.read_text(encoding="utf-8").splitlines():
+            obj = json.loads(line)
+            rows.append({**{k: obj[k] for k in KEPT if k in obj}, "text_sha256": digest(obj["text"]),
+                         "variant_sha256": digest(obj["variant"])})
+    out.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    print(f"{len(rows)} labels from {folder} -> {out}", file=sys.stderr)
+    return 0
+
+
+def restore(labels_path: Path, data: str, out: Path) -> int:
+    from reports.validity import draw_card, write_card
+    from suites.harness.spec import load_suite
+
+    labels = [json.loads(line) for line in labels_path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    by_card: dict[str, list[dict]] = {}
+    for row in labels:
+        by_card.setdefault(row["card"], []).append(row)
+    missing = 0
+    for card, rows in by_card.items():
+        suite = load_suite(rows[0]["suite"]).configured(data=data)
+        per_expectation = len({r["expectation"] for r in rows}) > 1
+        size = max(Counter(r["expectation"] for r in rows).values()) if per_expectation else len(rows)
+        known = {(r["source_id"], r["expectation"], r["text_sha256"], r["variant_sha256"]): r for r in rows}
+        kept = []
+        for line in draw_card(suite, size, rows[0]["seed"], per_expectation):
+            row = known.get((line["source_id"], line["expectation"], digest(line["text"]), digest(line["variant"])))
+            if row is not None:
+                kept.append({**line, "label": row["label"], "note": row.get("note", ""), "fingerprint": row["fingerprint"]})
+        missing += len(rows) - len(kept)
+        path = out / suite.corpus / f"{card}.jsonl"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_card(kept, path)
+        print(f"{path}: {len(kept)} of {len(rows)} judged lines restored", file=sys.stderr)
+    return 1 if missing else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    r = sub.add_parser("redact")
+    r.add_argument("folder", type=Path)
+    r.add_argument("--out", type=Path, required=True)
+    s = sub.add_parser("restore")
+    s.add_argument("labels", type=Path)
+    s.add_argument("--data", required=True)
+    s.add_argument("--out", type=Path, required=True)
+    args = parser.parse_args(argv)
+    if args.command == "redact":
+        return redact(args.folder, args.out)
+    return restore(args.labels, args.data, args.out)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
