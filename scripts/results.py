@@ -71,6 +71,19 @@ def context_model_section() -> str:
     return "\n".join(lines) + "\n"
 
 
+def halves_section() -> str:
+    """The context-judged kinds' validity on the development and the test half (scripts/validity_halves.py)."""
+    import contextlib
+    import io
+    import runpy
+
+    buffer = io.StringIO()
+    with contextlib.redirect_stdout(buffer):
+        module = runpy.run_path(str(ROOT / "scripts" / "validity_halves.py"))
+        module["main"](["--card", "textfooler", "--card", "adjective", "--card", "passive"])
+    return buffer.getvalue()
+
+
 def build_page(source: Path) -> str:
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     parts = ["# Results", "",
@@ -85,6 +98,10 @@ def build_page(source: Path) -> str:
         else:
             parts.append(f"_missing: {relative} was not produced by this run_")
         parts.append("")
+    parts += ["## Validity of the context-judged kinds by half of each corpus", "",
+              "Command: `python scripts/validity_halves.py --card textfooler --card adjective --card passive`. "
+              "Their thresholds were set from development-half texts only; the test half's figure is the one "
+              "no threshold saw.", "", halves_section()]
     parts += ["## The context model (the perturbations' own language model)", "", context_model_section()]
     return "\n".join(parts).rstrip() + "\n"
 
