@@ -11,7 +11,7 @@ EXAMPLES = (
     changes("It is a cheap restaurant.", "It is an expensive restaurant.",
             why="the article follows the word; 'inexpensive' is less probable in the slot than MIN_LOGP"),
     changes("The living room is large.", "The living room is small.",
-            why="'big' is refused: its log-probability in the slot is below MIN_LOGP (a cost of the thresholds)"),
+            why="'big' refused by the context judges at the current thresholds (their cost)"),
     changes("This is the biggest hotel in town.", "This is the largest hotel in town.",
             why="the superlative kept by lemminflect; no antonym fits"),
     skips("They serve good food.", "'bad' refused by the context judges at the current thresholds (their cost)"),
