@@ -25,15 +25,15 @@ ROOT = Path(__file__).resolve().parent.parent
 #: (section title, output file under --from, the command that made it)
 SECTIONS: tuple[tuple[str, str, str], ...] = (
     ("Correlation with human judgments (BAGEL, SFHOTEL)", "correlation/correlation.md",
-     "rome report correlation --dataset bagel --dataset sfhotel --out rome-out/correlation"),
+     "`rome report correlation --dataset bagel --dataset sfhotel --out rome-out/correlation`"),
     ("Robustness of the metrics to perturbations", "robustness/robustness.md",
-     "rome suite SUITE --data CORPUS (every suite, every shipped corpus); rome report robustness --from rome-out"),
-    ("Validity of the perturbations (cards judged blind)", "validity.md", "rome validity"),
+     "`rome suite SUITE --data CORPUS` (every suite, every shipped corpus), then `rome report robustness --from rome-out`"),
+    ("Validity of the perturbations (cards judged blind)", "validity.md", "`rome validity`"),
     ("Validity on held-out corpora (cards outside the package)", "validity-heldout.md",
-     "rome validity --cards docs/heldout-cards --data FILE (one per held-out corpus)"),
+     "`rome validity --cards docs/heldout-cards --data FILE` (one per held-out corpus)"),
     ("DEMETR challenge set: accuracy per category", "challenge-demetr/accuracy.md",
-     "rome challenge demetr --metric all --out rome-out/challenge-demetr"),
-    ("Speed", "bench.md", "rome bench --n 1000"),
+     "`rome challenge demetr --metric all --out rome-out/challenge-demetr`"),
+    ("Speed", "bench.md", "`rome bench --n 1000`"),
 )
 
 
@@ -50,7 +50,9 @@ def commit_stamp() -> str:
 
 
 def demote(markdown: str, levels: int = 2) -> str:
-    """Headings pushed ``levels`` deeper, so an output's own title sits under this page's section."""
+    """Headings pushed ``levels`` deeper, so an output's own title sits under this page's section; the
+    output's image lines left out (the images stay in the output folder, not beside this page)."""
+    markdown = re.sub(r"^\s*!\[[^\]]*\]\([^)]*\)\s*$\n?", "", markdown, flags=re.M)
     return re.sub(r"^(#+) ", lambda m: "#" * min(6, len(m.group(1)) + levels) + " ", markdown, flags=re.M)
 
 
@@ -93,7 +95,7 @@ def build_page(source: Path, note: str = "") -> str:
     if note:
         parts += [note, ""]
     for title, relative, command in SECTIONS:
-        parts += [f"## {title}", "", f"Command: `{command}`", ""]
+        parts += [f"## {title}", "", f"Command: {command}", ""]
         path = source / relative
         if path.is_file():
             parts.append(demote(path.read_text(encoding="utf-8").strip()))
