@@ -132,6 +132,10 @@ class ScoreCache:
         """Connect; a damaged file is set aside and replaced, a busy or unwritable one is an error."""
         if self.path is None:
             return self._connect()
+        from rome.core.files import refuse_unusable_folder
+
+        # a cache folder that is a file: said now, before any scoring, naming the setting to change
+        refuse_unusable_folder(self.path.parent, "the score cache folder (ROME_CACHE_DIR)")
         self.path.parent.mkdir(parents=True, exist_ok=True)
         before = _identity(self.path)
         try:
