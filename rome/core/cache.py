@@ -51,10 +51,9 @@ TOUCH_WAIT_MS = 1000
 
 def default_cache_dir() -> Path:
     """``ROME_CACHE_DIR``, else ``$XDG_CACHE_HOME/rome-harness``, else ``~/.cache/rome-harness``."""
-    if os.environ.get("ROME_CACHE_DIR"):
-        return Path(os.environ["ROME_CACHE_DIR"]).expanduser()
-    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache").expanduser()
-    return base / "rome-harness"
+    from rome.core.paths import cache_dir
+
+    return cache_dir()
 
 
 def default_cache_path() -> Path:

@@ -255,8 +255,7 @@ _HELD = threading.local()
 
 def refuse_unusable_folder(path: str | Path, flag: str = "--out") -> Path:
     """The resolved ``path``, or a one-line error when it cannot be a folder: it (or a folder above it) is a
-    file, or it lies inside the installed package. Cheap: call it before any work."""
-    refuse_package(path, flag)
+    file. Cheap: call it before any work."""
     target = Path(os.path.realpath(path))
     for folder in (target, *target.parents):
         if os.path.lexists(folder):
@@ -360,6 +359,7 @@ def output_folder(path: str | Path, *, names: Iterable[str] = (), inputs: Iterab
 
     Nested (this process already writes ``path`` or a folder above it): joins that run, which puts it in place.
     """
+    refuse_package(path, flag)
     target = refuse_unusable_folder(path, flag)
     held: dict[Path, Path] = _HELD.__dict__.setdefault("folders", {})
     for final, staging in held.items():
