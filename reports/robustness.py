@@ -193,7 +193,8 @@ def load_suites(source: Path, names: list[str] | None = None) -> list[SuiteOutpu
             raise InputError(f"no outputs for suite {missing[0]!r} in {source} (run: rome suite {missing[0]})")
         dirs = [source / n for n in names]
     else:
-        dirs = sorted(p.parent for p in source.glob("*/summary.json"))
+        # a hidden folder is a run still being written (rome.core.files.output_folder), not a suite
+        dirs = sorted(p.parent for p in source.glob("*/summary.json") if not p.parent.name.startswith("."))
     if not dirs:
         raise InputError(f"no suite outputs (*/summary.json) in {source}; run the suites first (rome suite NAME)")
     return [load_suite(d) for d in dirs]

@@ -208,9 +208,12 @@ def test_a_failed_run_leaves_the_old_folder_whole(tmp_path):
         raise RuntimeError("interrupted")
     assert sorted(os.listdir(out)) == [".rome-output.json", "old.txt"]
     assert sorted(os.listdir(tmp_path)) == ["out"]  # no staging folder or lock left beside it
+    (tmp_path / ".out.abcd1234.partial").mkdir()  # what a run killed by SIGKILL leaves
+    (tmp_path / ".out.jsonl.abcd1234.partial").write_text("another output's partial file\n")
     with output_folder(out) as folder:  # a complete rerun: the old run's files are gone, not mixed in
         (folder / "new.txt").write_text("new\n")
     assert sorted(os.listdir(out)) == [".rome-output.json", "new.txt"]
+    assert sorted(os.listdir(tmp_path)) == [".out.jsonl.abcd1234.partial", "out"]
 
 
 # -- N06: a SIGTERM'd annotation server leaves a complete store ----------------------------------------------

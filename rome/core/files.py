@@ -32,6 +32,7 @@ import errno
 import fcntl
 import json
 import os
+import re
 import shutil
 import stat
 import tempfile
@@ -345,6 +346,14 @@ def _commit(target: Path, staging: Path, owned: set[str], path: Path, flag: str)
     shutil.rmtree(staging, ignore_errors=True)
 
 
+def _remove_stale(target: Path) -> None:
+    """Remove what a killed run of this folder left beside it (its lock is ours now, so none is running)."""
+    pattern = re.compile(rf"\.{re.escape(target.name)}\.[A-Za-z0-9_]{{8}}(\{PARTIAL_SUFFIX}|\.old)")
+    for path in target.parent.iterdir():
+        if pattern.fullmatch(path.name) and path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path, ignore_errors=True)
+
+
 @contextmanager
 def output_folder(path: str | Path, *, names: Iterable[str] = (), inputs: Iterable[tuple[str, Path | None]] = (),
                   flag: str = "--out") -> Iterator[Path]:
@@ -374,6 +383,7 @@ def output_folder(path: str | Path, *, names: Iterable[str] = (), inputs: Iterab
             return
     refuse_inputs_in_folder(path, inputs, flag)
     with output_lock(target, flag):
+        _remove_stale(target)
         owned = _recorded(target)
         _refuse_foreign(target, names, owned, Path(path), flag)
         staging = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}.", suffix=PARTIAL_SUFFIX))
