@@ -286,8 +286,9 @@ def _refuse_foreign(target: Path, names: Iterable[str], owned: set[str], path: P
             if not os.path.lexists(here):
                 break
             if last and (here.is_symlink() or not here.is_file() or name not in owned):
-                raise InputError(f"{flag} {path} holds {name}, which rome did not write there; rome replaces "
-                                 f"only its own outputs: move it away or give another {flag}")
+                older = "" if (target / MANIFEST).exists() else f" (no {MANIFEST} there lists rome's files)"
+                raise InputError(f"{flag} {path} holds {name}, which rome did not write there{older}; rome "
+                                 f"replaces only its own outputs: move it away or give another {flag}")
             if not last and (here.is_symlink() or not here.is_dir()):
                 raise InputError(f"{flag} {path} holds {Path(*parts[:depth])}, not a folder of rome's; move it "
                                  f"away or give another {flag}")
