@@ -383,6 +383,10 @@ def output_folder(path: str | Path, *, names: Iterable[str] = (), inputs: Iterab
             yield target
             return
     refuse_inputs_in_folder(path, inputs, flag)
+    beside = next(folder for folder in target.parents if folder.exists())
+    if not os.access(beside, os.W_OK | os.X_OK):
+        raise InputError(f"{flag} {path}: rome writes a run beside its folder (in {target.parent}) and swaps it in, "
+                         f"and {beside} is not writable; give a folder inside a writable one")
     with output_lock(target, flag):
         _remove_stale(target)
         owned = _recorded(target)
