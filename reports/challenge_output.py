@@ -164,28 +164,37 @@ def heatmap(result: ChallengeResult, path: Path, title: str) -> Path:
     return path
 
 
+#: the fixed files of a challenge's output folder (checked before scoring; ``compare-*.csv`` at the end)
+CHALLENGE_FILES = ("accuracy.csv", "cells.csv", "accuracy.md", "accuracy.html", "accuracy.png", "items.jsonl",
+                   "run.json")
+
+
 def write_outputs(result: ChallengeResult, out: Path, meta: dict[str, Any],
                   compare: list[tuple[str, str]] | None = None, alpha: float = 0.05) -> list[Path]:
-    out.mkdir(parents=True, exist_ok=True)
+    """Every file of the run, written with the one folder writer (:func:`rome.core.files.output_folder`)."""
+    from rome.core.files import output_folder
+
     title = "Challenge-set accuracy of the metrics"
     notes = provenance_notes(meta)
     paired = [comparison_table(result, a, b, alpha) for a, b in compare or []]
     tables = [accuracy_table(result, notes), sensitivity_table(result), *paired, inputs_table(meta)]
-    written = [write_accuracy_csv(result, out / "accuracy.csv"), write_cells_csv(result, out / "cells.csv")]
-    for table in paired:
-        written.append(out / f"{table.label}.csv")
-        with written[-1].open("w", encoding="utf-8", newline="") as handle:
-            csv.writer(handle).writerows([table.columns, *table.rows])
-    image = heatmap(result, out / "accuracy.png", f"{title} ({len(result.items)} items)")
     intro = (f"{len(result.items)} minimal pairs from {len(meta['files'])} file(s); "
              f"{sum(sum(f['skipped'].values()) for f in meta['files'])} items skipped (see Inputs).")
-    md = f"# {title}\n\n{intro}\n\n" + "\n".join(to_markdown(t) for t in tables) + f"\n![heatmap]({image.name})\n"
-    (out / "accuracy.md").write_text(md, encoding="utf-8")
-    (out / "accuracy.html").write_text(to_html_page(title, tables, [image.name], intro), encoding="utf-8")
-    written += [out / "accuracy.md", out / "accuracy.html", image, write_items(result, out / "items.jsonl")]
-    (out / "run.json").write_text(json.dumps(meta, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    written.append(out / "run.json")
-    return written
+    with output_folder(out, names=CHALLENGE_FILES) as folder:
+        written = [write_accuracy_csv(result, folder / "accuracy.csv"), write_cells_csv(result, folder / "cells.csv")]
+        for table in paired:
+            written.append(folder / f"{table.label}.csv")
+            with written[-1].open("w", encoding="utf-8", newline="") as handle:
+                csv.writer(handle).writerows([table.columns, *table.rows])
+        image = heatmap(result, folder / "accuracy.png", f"{title} ({len(result.items)} items)")
+        md = (f"# {title}\n\n{intro}\n\n" + "\n".join(to_markdown(t) for t in tables)
+              + f"\n![heatmap]({image.name})\n")
+        (folder / "accuracy.md").write_text(md, encoding="utf-8")
+        (folder / "accuracy.html").write_text(to_html_page(title, tables, [image.name], intro), encoding="utf-8")
+        written += [folder / "accuracy.md", folder / "accuracy.html", image, write_items(result, folder / "items.jsonl")]
+        (folder / "run.json").write_text(json.dumps(meta, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        written.append(folder / "run.json")
+    return [out / path.name for path in written]
 
 
 def summary_markdown(result: ChallengeResult, rows: str = "all") -> str:

@@ -306,30 +306,39 @@ def metric_matrix(result: CorrelationResult) -> tuple[list[str], np.ndarray]:
     return names, matrix
 
 
+#: the fixed files of a correlation report's folder (checked before scoring; the table CSVs are checked at the end)
+CORRELATION_FILES = ("correlation.md", "correlation.tex", "correlation.html", "correlations.csv", "williams.csv",
+                     "scores.jsonl", "heatmap.png")
+
+
 def write_report(result: CorrelationResult, out: Path) -> list[Path]:
+    """The report's files, written with the one folder writer (:func:`rome.core.files.output_folder`)."""
     import csv
 
-    out.mkdir(parents=True, exist_ok=True)
+    from rome.core.files import output_folder
+
     names, matrix = metric_matrix(result)
-    heatmap = plots.heatmap(names, matrix, out / "heatmap.png",
-                            f"{result.dataset.name}: Spearman ρ between metrics and human criteria (pooled)")
     tables = [correlation_table(result, g) for g in result.groups]
     tables += [williams_table(result, POOLED, c) for c in result.dataset.criteria if (POOLED, c) in result.williams]
     title = f"Correlation with human judgments: {result.dataset.name} ({result.config.reference} reference)"
-    written = write_all(out, "correlation", title, tables, images=[heatmap.name])
     rows = long_rows(result)
-    with (out / "correlations.csv").open("w", newline="", encoding="utf-8") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
-    with (out / "williams.csv").open("w", newline="", encoding="utf-8") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(["group", "criterion", "metric_a", "metric_b", "t", "df", "p_one_sided", "p_two_sided"])
-        for (group, crit), tests in result.williams.items():
-            writer.writerows([group, crit, a, b, w.t, w.df, w.p_one_sided, w.p_two_sided]
-                             for (a, b), w in tests.items())
-    with (out / "scores.jsonl").open("w", encoding="utf-8") as handle:
-        for i, item in enumerate(result.items):
-            handle.write(json.dumps({"id": item.id, "system": item.system, "human": item.human,
-                                     "scores": {m: float(v[i]) for m, v in result.scores.items()}}) + "\n")
-    return [*written, out / "correlations.csv", out / "williams.csv", out / "scores.jsonl", heatmap]
+    with output_folder(out, names=CORRELATION_FILES) as folder:
+        heatmap = plots.heatmap(names, matrix, folder / "heatmap.png",
+                                f"{result.dataset.name}: Spearman ρ between metrics and human criteria (pooled)")
+        written = write_all(folder, "correlation", title, tables, images=[heatmap.name])
+        with (folder / "correlations.csv").open("w", newline="", encoding="utf-8") as handle:
+            writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+            writer.writeheader()
+            writer.writerows(rows)
+        with (folder / "williams.csv").open("w", newline="", encoding="utf-8") as handle:
+            writer = csv.writer(handle)
+            writer.writerow(["group", "criterion", "metric_a", "metric_b", "t", "df", "p_one_sided", "p_two_sided"])
+            for (group, crit), tests in result.williams.items():
+                writer.writerows([group, crit, a, b, w.t, w.df, w.p_one_sided, w.p_two_sided]
+                                 for (a, b), w in tests.items())
+        with (folder / "scores.jsonl").open("w", encoding="utf-8") as handle:
+            for i, item in enumerate(result.items):
+                handle.write(json.dumps({"id": item.id, "system": item.system, "human": item.human,
+                                         "scores": {m: float(v[i]) for m, v in result.scores.items()}}) + "\n")
+    return [*(out / path.name for path in written), out / "correlations.csv", out / "williams.csv",
+            out / "scores.jsonl", out / heatmap.name]

@@ -193,7 +193,8 @@ def load_suites(source: Path, names: list[str] | None = None) -> list[SuiteOutpu
             raise InputError(f"no outputs for suite {missing[0]!r} in {source} (run: rome suite {missing[0]})")
         dirs = [source / n for n in names]
     else:
-        dirs = sorted(p.parent for p in source.glob("*/summary.json"))
+        # a hidden folder is a run still being written (rome.core.files.output_folder), not a suite
+        dirs = sorted(p.parent for p in source.glob("*/summary.json") if not p.parent.name.startswith("."))
     if not dirs:
         raise InputError(f"no suite outputs (*/summary.json) in {source}; run the suites first (rome suite NAME)")
     return [load_suite(d) for d in dirs]
@@ -584,20 +585,28 @@ def delta_plot(suite: SuiteOutput, out: Path) -> Path | None:
                              f"{suite.name} ({suite.corpus}): score change per case")
 
 
+#: the fixed files of a robustness report's folder (checked before reading; the rest are checked at the end)
+ROBUSTNESS_FILES = ("robustness.md", "robustness.tex", "robustness.html", "robustness-checks.csv")
+
+
 def write_report(report: RobustnessReport, out: Path, compare: list[tuple[str, str]] | None = None,
                  alpha: float = ALPHA) -> list[Path]:
     """Every corpus's rows in ``out/robustness.*`` and, when the outputs hold several corpora, each
-    corpus's own table in ``out/<corpus>/robustness.*`` (a verdict is read per corpus)."""
-    written = _write_tables(report, out, compare, alpha)
-    if len(report.corpora) > 1:
-        for corpus in report.corpora:
-            _write_tables(report.on_corpus(corpus), out / corpus, compare, alpha, plots_too=False)
-    return written
+    corpus's own table in ``out/<corpus>/robustness.*`` (a verdict is read per corpus); one folder
+    written with the one folder writer (:func:`rome.core.files.output_folder`)."""
+    from rome.core.files import output_folder
+
+    with output_folder(out, names=ROBUSTNESS_FILES) as folder:
+        written = _write_tables(report, folder, compare, alpha)
+        if len(report.corpora) > 1:
+            for corpus in report.corpora:
+                _write_tables(report.on_corpus(corpus), folder / corpus, compare, alpha, plots_too=False)
+    return [out / path.relative_to(folder) for path in written]
 
 
 def _write_tables(report: RobustnessReport, out: Path, compare: list[tuple[str, str]] | None, alpha: float,
                   plots_too: bool = True) -> list[Path]:
-    out.mkdir(parents=True, exist_ok=True)
+    out.mkdir(parents=True, exist_ok=True)  # a subfolder of the folder being written
     tables = [checks_table(report), *(comparison_table(report, a, b, alpha) for a, b in compare or [])]
     if report.annotations:
         tables.append(annotation_table(report))

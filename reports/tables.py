@@ -156,16 +156,16 @@ def to_html_page(title: str, tables: Sequence[Table], images: Sequence[str] = ()
 
 def write_all(out: Path, stem: str, title: str, tables: Sequence[Table], images: Sequence[str] = (),
               intro: str = "") -> list[Path]:
-    """``<stem>.md``, ``<stem>.tex``, ``<stem>.html`` and one ``<stem>-<label>.csv`` per table."""
-    out.mkdir(parents=True, exist_ok=True)
+    """``<stem>.md``, ``<stem>.tex``, ``<stem>.html`` and one ``<stem>-<label>.csv`` per table, written with
+    the one folder writer (:func:`rome.core.files.output_folder`)."""
+    from rome.core.files import output_folder
+
     md = f"# {title}\n\n" + (f"{intro}\n\n" if intro else "") + "\n".join(to_markdown(t) for t in tables)
     md += "".join(f"\n![{Path(src).stem}]({src})\n" for src in images)
-    written = [out / f"{stem}.md", out / f"{stem}.tex", out / f"{stem}.html"]
-    written[0].write_text(md, encoding="utf-8")
-    written[1].write_text("\n".join(to_latex(t) for t in tables), encoding="utf-8")
-    written[2].write_text(to_html_page(title, tables, images, intro), encoding="utf-8")
-    for index, table in enumerate(tables):
-        path = out / f"{stem}-{table.label or index}.csv"
-        path.write_text(to_csv(table), encoding="utf-8")
-        written.append(path)
-    return written
+    texts = {f"{stem}.md": md, f"{stem}.tex": "\n".join(to_latex(t) for t in tables),
+             f"{stem}.html": to_html_page(title, tables, images, intro)}
+    texts.update({f"{stem}-{table.label or index}.csv": to_csv(table) for index, table in enumerate(tables)})
+    with output_folder(out, names=texts) as folder:
+        for name, text in texts.items():
+            (folder / name).write_text(text, encoding="utf-8")
+    return [out / name for name in texts]

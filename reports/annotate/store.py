@@ -1,8 +1,11 @@
 """SQLite storage of ratings: one row per case × annotator, each submit its own committed transaction.
 
 SQLite (standard library) rather than a JSON file because a transaction that commits is on disk
-(WAL, ``synchronous=FULL``): killing the server at any moment loses at most the rating being typed,
-and several annotators can write to one store at the same time. The table's CHECK constraints
+(``synchronous=FULL``): killing the server at any moment loses at most the rating being typed, and
+several annotators can write to one store at the same time. The store keeps a rollback journal, not a
+write-ahead log: a committed rating is in the ``.sqlite`` file itself, however the server stopped
+(SIGTERM, SIGKILL, a crash), so copying that one file (how stores are merged) copies every rating; under
+WAL the latest ones lived in ``STORE-wal`` until a clean shutdown folded them in. The table's CHECK constraints
 repeat the validation so that no path can store a rating outside 1-3.
 """
 
@@ -83,7 +86,9 @@ _Store = TypeVar("_Store", bound="SqliteStore")
 class SqliteStore:
     """One SQLite file opened for durable writes shared by the server's threads (ratings, judgements).
 
-    WAL with ``synchronous=FULL``, so a write that returned is on disk; a busy timeout, so several
+    A rollback journal (``journal_mode=DELETE``) with ``synchronous=FULL``, so a write that returned is in
+    the file itself (a store opened in WAL mode by an older version is switched back, its log folded in; one
+    still held in WAL by another process is checkpointed after each write); a busy timeout, so several
     annotators' servers can write to one file; every open error an :class:`InputError` naming the file.
     A subclass names what it stores (``noun``, ``a_noun`` for messages) and creates or checks its tables
     in :meth:`_setup`.
@@ -101,9 +106,10 @@ class SqliteStore:
             if create:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
             self._conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-            self._conn.execute("PRAGMA journal_mode=WAL")
-            self._conn.execute("PRAGMA synchronous=FULL")
             self._conn.execute("PRAGMA busy_timeout=5000")
+            mode = self._conn.execute("PRAGMA journal_mode=DELETE").fetchone()
+            self._wal = bool(mode) and str(mode[0]).lower() == "wal"  # another process holds it in WAL
+            self._conn.execute("PRAGMA synchronous=FULL")
             self._setup(create)
         except (OSError, sqlite3.OperationalError) as exc:
             raise InputError(f"{self.path}: cannot open the {self.noun} ({exc})") from None
@@ -147,6 +153,8 @@ class SqliteStore:
                 self._conn.execute("ROLLBACK")
                 raise
             self._conn.execute("COMMIT")
+            if self._wal:  # fold the log into the file, so the file alone holds the write
+                self._conn.execute("PRAGMA wal_checkpoint(FULL)")
 
 
 class AnnotationStore(SqliteStore):

@@ -13,7 +13,9 @@ from __future__ import annotations
 import argparse
 import ipaddress
 import json
+import signal
 import sys
+import threading
 from pathlib import Path
 
 from rome.core.errors import InputError
@@ -146,14 +148,22 @@ def _serve_until_stopped(app, host: str, port: int, store, banner: str, saved: s
     shown = f"[{host}]" if ":" in host else host
     print(f"{banner}\nopen http://{shown}:{server.port}/  (Ctrl+C to stop; {saved})",
           file=sys.stderr, flush=True)
+    main = threading.current_thread() is threading.main_thread()  # only there can a handler be set
+    previous = signal.signal(signal.SIGTERM, _interrupt) if main else None  # ``kill PID`` stops it as Ctrl+C does
     try:
         server.serve_forever()
     except KeyboardInterrupt:
         print("stopped", file=sys.stderr)
     finally:
+        if main:
+            signal.signal(signal.SIGTERM, previous)
         server.server_close()
         store.close()
     return 0
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 def run_validity(args: argparse.Namespace) -> int:

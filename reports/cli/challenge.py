@@ -104,19 +104,26 @@ def _score_with_progress(engine, pairs, corpus) -> dict:
 
 def run(args: argparse.Namespace) -> int:
     _validate(args)
+    from reports.challenge_output import CHALLENGE_FILES
+    from rome.core.files import output_folder
+    from rome.core.paths import output_dir
+
+    out = args.out or output_dir("challenge")
+    # the folder is checked and locked before any work, and written only when the run ends
+    with output_folder(out, names=CHALLENGE_FILES, inputs=[("the input", path) for path in args.paths]):
+        return _run(args, out)
+
+
+def _run(args: argparse.Namespace, out: Path) -> int:
     from reports.challenge import build_result, item_pairs
     from reports.challenge_output import comparison_table, summary_markdown, write_outputs
     from reports.tables import to_markdown
     from rome.core.cache import ScoreCache, default_cache_path
     from rome.core.engine import CHUNK_SIZE, MetricRecipe, Processes, ScoringEngine, order_pairs
-    from rome.core.files import refuse_inputs_in_folder
-    from rome.core.paths import output_dir
     from rome.core.registry import expand_metric_names
     from suites.harness import ChallengeSet, Prefers, Suite
     from suites.harness.checks import MetricInfo
 
-    if args.out is not None:  # before any work (the default folder is checked once known)
-        refuse_inputs_in_folder(args.out, [("the input", path) for path in args.paths])
     started = time.perf_counter()
     # a challenge run is a suite over a challenge set: the same case source, sample and corpus rule as
     # ``pytest suites/demetr.py`` (suites.harness), then the challenge report instead of the checks
@@ -140,8 +147,6 @@ def run(args: argparse.Namespace) -> int:
     scored = time.perf_counter()
     infos = {m: MetricInfo.of(m, metric) for m, metric in metrics.items()}
     result = build_result(items, pairs, scores, infos, args.seed, args.bootstrap)
-    out = args.out or output_dir("challenge")
-    refuse_inputs_in_folder(out, [("the input", path) for path in args.paths])
     meta = {
         "paths": [str(p) for p in args.paths], "files": [f.describe() for f in data.files],
         "ignored": data.ignored, "items": len(items), "usable_items": len(data.items),

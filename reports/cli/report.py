@@ -51,11 +51,18 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run_correlation(args: argparse.Namespace) -> int:
-    from reports.correlation import POOLED, CorrelationConfig, combined_table, correlation_table, write_report
+    from reports.correlation import (
+        CORRELATION_FILES,
+        POOLED,
+        CorrelationConfig,
+        combined_table,
+        correlation_table,
+        write_report,
+    )
     from reports.correlation import run_correlation as compute
     from reports.tables import to_markdown, write_all
     from rome.core.cache import ScoreCache, default_cache_path
-    from rome.core.files import refuse_inputs_in_folder
+    from rome.core.files import output_folder, refuse_inputs_in_folder
     from rome.core.paths import output_dir
     from rome.core.registry import expand_metric_names
     from rome.data.judged import load_dataset
@@ -74,20 +81,24 @@ def run_correlation(args: argparse.Namespace) -> int:
         refuse_inputs_in_folder(folder, [("the dataset file", f) for f in files])
     cache = ScoreCache(None if args.no_cache else default_cache_path())
     results = []
-    for dataset in datasets:
-        out = base if single else base / dataset.name
-        result = compute(dataset, config, cache, _progress_bars(),
-                         stage=lambda line, name=dataset.name: print(f"{name}: {line} ...", file=sys.stderr, flush=True))
-        for name, reason in result.skipped.items():
-            print(f"warning: left out {name}: {reason}", file=sys.stderr)
-        written = write_report(result, out)
-        print(f"{dataset.name}: scored {len(result.items)} items x {len(result.scores)} metrics "
-              f"({result.cache['hits']} cached, {result.cache['misses']} computed); wrote {written[0]}",
-              file=sys.stderr)
-        results.append(result)
-    table = correlation_table(results[0], POOLED) if single else combined_table(results)
+    # the folder is checked and locked before any scoring, and written only when every dataset is done
+    with output_folder(base, names=CORRELATION_FILES if single else ("correlation.md",)):
+        for dataset in datasets:
+            out = base if single else base / dataset.name
+            result = compute(dataset, config, cache, _progress_bars(),
+                             stage=lambda line, name=dataset.name: print(f"{name}: {line} ...", file=sys.stderr,
+                                                                         flush=True))
+            for name, reason in result.skipped.items():
+                print(f"warning: left out {name}: {reason}", file=sys.stderr)
+            written = write_report(result, out)
+            print(f"{dataset.name}: scored {len(result.items)} items x {len(result.scores)} metrics "
+                  f"({result.cache['hits']} cached, {result.cache['misses']} computed); wrote {written[0]}",
+                  file=sys.stderr)
+            results.append(result)
+        table = correlation_table(results[0], POOLED) if single else combined_table(results)
+        if not single:
+            written = write_all(base, "correlation", "Correlation with human judgments", [table])
     if not single:
-        written = write_all(base, "correlation", "Correlation with human judgments", [table])
         print(f"wrote {written[0]}", file=sys.stderr)
     print(to_markdown(table), end="")
     return 0
@@ -108,9 +119,15 @@ def _progress_bars():
 
 
 def run_robustness(args: argparse.Namespace) -> int:
-    from reports.robustness import build_report, comparison_table, default_source, write_report
+    from reports.robustness import (
+        ROBUSTNESS_FILES,
+        build_report,
+        comparison_table,
+        default_source,
+        write_report,
+    )
     from reports.tables import to_markdown
-    from rome.core.files import refuse_inputs_in_folder
+    from rome.core.files import output_folder, refuse_inputs_in_folder
     from rome.core.paths import output_dir
 
     check_alpha(args.alpha)
@@ -120,10 +137,10 @@ def run_robustness(args: argparse.Namespace) -> int:
     for a, b in compare:  # check the names before writing anything
         comparison_table(report, a, b, args.alpha)
     out = args.out or output_dir("robustness")
-    refuse_inputs_in_folder(out, [("the --annotations file", args.annotations)])
     for corpus in report.corpora if len(report.corpora) > 1 else []:
         refuse_inputs_in_folder(out / corpus, [("the --annotations file", args.annotations)])
-    written = write_report(report, out, compare, args.alpha)
+    with output_folder(out, names=ROBUSTNESS_FILES, inputs=[("the --annotations file", args.annotations)]):
+        written = write_report(report, out, compare, args.alpha)
     print(f"{len(report.suites)} suites, {len(report.metrics)} metrics; wrote {written[0]}", file=sys.stderr)
     for a, b in compare:
         print(to_markdown(comparison_table(report, a, b, args.alpha)), end="")

@@ -60,22 +60,26 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"give a suite name; available: {', '.join(available_suites())}")
     if args.n is not None and args.n < 1:
         raise InputError("--n must be at least 1")
-    from suites.harness.outputs import summary, summary_markdown, write_outputs
+    from rome.core.files import output_folder
+    from suites.harness.outputs import SUITE_FILES, reports_out_dir, summary, summary_markdown, write_outputs
     from suites.harness.runner import open_run, score_metric
 
-    _refuse_data_in_output(args)
     suite_run = open_run(args.name, data=args.data, n=args.n, seed=args.seed, metrics=args.metric,
                          no_cache=args.no_cache)
-    only = len(suite_run.metric_names) == 1  # one metric asked for: missing is an error, not a left-out column
-    for metric in suite_run.metric_names:
-        print(f"scoring {metric} ...", file=sys.stderr)
-        if only:
-            for check in suite_run.suite.checks:
-                suite_run.result(metric, check.name)
-        elif why := score_metric(suite_run, metric):
-            print(f"left out {metric}: {why}", file=sys.stderr)
-    validity = validity_record(suite_run.suite, args.data, args.name)
-    out = write_outputs(suite_run, args.out, validity)
+    out = args.out if args.out is not None else reports_out_dir(suite_run.suite)
+    data_file = [("the --data file", Path(args.data))] if args.data is not None and Path(args.data).exists() else []
+    # the folder is checked and locked before any scoring, and written only when the run ends
+    with output_folder(out, names=SUITE_FILES, inputs=data_file):
+        only = len(suite_run.metric_names) == 1  # one metric asked for: missing is an error, not a left-out column
+        for metric in suite_run.metric_names:
+            print(f"scoring {metric} ...", file=sys.stderr)
+            if only:
+                for check in suite_run.suite.checks:
+                    suite_run.result(metric, check.name)
+            elif why := score_metric(suite_run, metric):
+                print(f"left out {metric}: {why}", file=sys.stderr)
+        validity = validity_record(suite_run.suite, args.data, args.name)
+        write_outputs(suite_run, out, validity)
     data = summary(suite_run, validity)
     print(summary_markdown(data), end="")
     print(f"outputs: {out}", file=sys.stderr)
@@ -114,11 +118,3 @@ def validity_record(suite, data: str | None, name: str | None = None) -> dict[st
                            f"rome annotate --validity {shlex.quote(str(todo))} --annotator NAME",
                            f"rome validity --cards {shlex.quote(str(user_cards))}{given}"]
     return record
-
-
-def _refuse_data_in_output(args: argparse.Namespace) -> None:
-    """The --data file must not lie in the output folder, where cases.jsonl and summary.json are written."""
-    from rome.core.files import refuse_inputs_in_folder
-
-    if args.out is not None and args.data is not None and Path(args.data).exists():
-        refuse_inputs_in_folder(args.out, [("the --data file", Path(args.data))])

@@ -12,7 +12,10 @@ training split. Held out and reported (masked-piece top-1 / top-5, against alway
 training set's most frequent pieces): CoLA's two dev sets (acceptable sentences) and the glosses and
 examples of a seeded 5 % of WordNet's synsets; ``--eval FILE`` adds any JSONL of ``{"text"}`` lines
 (e.g. the WMT 2021 news sentences, measured on but never trained on). The weights and a card with the
-figures are written to ``rome/context/weights/`` (``--out`` elsewhere).
+figures are written to ``<cache>/trained/context/`` (:func:`rome.core.paths.trained_dir`) or ``--out``;
+the context model reads the shipped head (``rome/context/weights/``) unless given another
+(``ContextModel(head=PATH)``), and shipping a new head is the maintainer's ``--out rome/context/weights``
+in a checkout.
 """
 
 from __future__ import annotations
@@ -27,6 +30,8 @@ from pathlib import Path
 
 from rome.context.files import encoder_dir
 from rome.context.model import HEAD_CARD, HEAD_FILE, make_head
+from rome.core.files import refuse_unusable_folder
+from rome.core.paths import trained_dir
 
 DEFAULT_LAYER = 6
 MASK_RATE = 0.15
@@ -101,7 +106,7 @@ def accuracy(head, states, targets, baseline: list[int]) -> dict:
             "unigram_top5": round(float(torch.isin(targets, guess).float().mean()), 4)}
 
 
-def main(argv: list[str] | None = None) -> int:
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m rome.context.train", description=__doc__.splitlines()[0])
     parser.add_argument("--layer", type=int, default=DEFAULT_LAYER, help="encoder layer the head reads")
     parser.add_argument("--epochs", type=int, default=2)
@@ -109,8 +114,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=int, default=0, help="use only this many training texts (0: all)")
     parser.add_argument("--eval", action="append", default=[], type=Path, help="JSONL of {\"text\"} to report on")
     parser.add_argument("--device", default="cpu")
-    parser.add_argument("--out", type=Path, default=Path(__file__).with_name("weights"))
+    parser.add_argument("--out", type=Path, default=None,
+                        help="folder for the head and its card (default: <cache>/trained/context; "
+                             "rome/context/weights to ship it)")
     args = parser.parse_args(argv)
+    args.out = args.out or trained_dir("context")  # never the installed package by default
+    refuse_unusable_folder(args.out)  # before hours of training, not after
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
 
     import torch
     from safetensors.torch import save_file
@@ -172,6 +186,9 @@ def main(argv: list[str] | None = None) -> int:
                 Path(a).name if Path(a).is_file() else a for a in (argv or sys.argv[1:]))}
     (args.out / HEAD_CARD).write_text(json.dumps(card, indent=1) + "\n")
     print(json.dumps(report, indent=1))
+    print(f"wrote {args.out / HEAD_FILE} and its card; the context model reads the shipped head until this one "
+          "is shipped (--out rome/context/weights in a checkout) or passed (ContextModel(head=PATH))",
+          file=sys.stderr)
     return 0
 
 

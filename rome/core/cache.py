@@ -51,10 +51,9 @@ TOUCH_WAIT_MS = 1000
 
 def default_cache_dir() -> Path:
     """``ROME_CACHE_DIR``, else ``$XDG_CACHE_HOME/rome-harness``, else ``~/.cache/rome-harness``."""
-    if os.environ.get("ROME_CACHE_DIR"):
-        return Path(os.environ["ROME_CACHE_DIR"]).expanduser()
-    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache").expanduser()
-    return base / "rome-harness"
+    from rome.core.paths import cache_dir
+
+    return cache_dir()
 
 
 def default_cache_path() -> Path:
@@ -132,6 +131,10 @@ class ScoreCache:
         """Connect; a damaged file is set aside and replaced, a busy or unwritable one is an error."""
         if self.path is None:
             return self._connect()
+        from rome.core.files import refuse_unusable_folder
+
+        # a cache folder that is a file: said now, before any scoring, naming the setting to change
+        refuse_unusable_folder(self.path.parent, "the score cache folder (ROME_CACHE_DIR)")
         self.path.parent.mkdir(parents=True, exist_ok=True)
         before = _identity(self.path)
         try:

@@ -15,15 +15,28 @@ An output is written only
 
 ``rome score`` appends to a new output chunk by chunk instead (that is what makes ``--resume`` lose at
 most one chunk); it takes the same lock and the same checks.
+
+A command that writes a *folder* (a suite, a challenge, a report) uses :func:`output_folder`: the folder
+is locked for the whole run (a second run into it is refused at once), its files are written into a
+temporary sibling and swapped into place when the run ends, and a file already in the folder is replaced
+only when the folder's record of what rome wrote there (``.rome-output.json``) lists it.
+
+No output, after its symlinks are resolved, lies inside the installed package (a shipped card, a shipped
+model): rome writes only outside it.
 """
 
 from __future__ import annotations
 
+import ctypes
+import errno
 import fcntl
+import json
 import os
+import re
 import shutil
 import stat
 import tempfile
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
@@ -31,6 +44,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from rome.core.errors import InputError
+from rome.core.paths import inside_package
 
 PARTIAL_SUFFIX = ".partial"
 LOCK_SUFFIX = ".lock"
@@ -102,6 +116,7 @@ def check_output(path: Path, kind: OutputKind, *, inputs: Iterable[tuple[str, Pa
     output is refused too, with ``exists_hint`` (commands that replace only with ``--force``).
     """
     target = Path(os.path.realpath(path))  # what the writer writes: ``sub/../f`` is ``f`` even without ``sub``
+    refuse_package(path, flag)
     for what, source in inputs:
         if source is not None and (same_file(source, target) or same_file(source, path)):
             raise InputError(f"{flag} {path} is {what} {source}; write the output to another file")
@@ -120,6 +135,16 @@ def check_output(path: Path, kind: OutputKind, *, inputs: Iterable[tuple[str, Pa
         lacks = "its first line lacks" if kind.jsonl else "it lacks"
         raise InputError(f"{flag} {path} is not {kind.description} ({lacks} {', '.join(sorted(kind.fields))}); "
                          f"rome replaces only its own outputs: move the file away or give another {flag}")
+
+
+def refuse_package(path: str | Path, flag: str = "--out") -> None:
+    """One-line error when ``path`` (its symlinks resolved) lies inside the installed package: a shipped
+    card, model or data file is never replaced by a run, ``--force`` or not."""
+    if inside_package(os.path.realpath(path)):
+        where = os.path.realpath(path)
+        shown = f"{path} (that is {where})" if str(where) != str(path) else str(path)
+        raise InputError(f"{flag} {shown} lies inside the installed rome-harness package; rome never writes "
+                         f"there: give a path outside it")
 
 
 def refuse_inputs_in_folder(folder: Path, inputs: Iterable[tuple[str, Path | None]], flag: str = "--out") -> None:
@@ -220,3 +245,162 @@ def _copy_mode(target: Path, tmp: Path) -> None:
     mask = os.umask(0)
     os.umask(mask)
     os.chmod(tmp, 0o666 & ~mask)
+
+
+#: the record, inside an output folder, of the files rome wrote there (what a later run may replace)
+MANIFEST = ".rome-output.json"
+#: per thread, final folder (resolved) -> its staging folder, for the folders it is writing now (another
+#: thread, like another process, meets the lock)
+_HELD = threading.local()
+
+
+def refuse_unusable_folder(path: str | Path, flag: str = "--out") -> Path:
+    """The resolved ``path``, or a one-line error when it cannot be a folder: it (or a folder above it) is a
+    file. Cheap: call it before any work."""
+    target = Path(os.path.realpath(path))
+    for folder in (target, *target.parents):
+        if os.path.lexists(folder):
+            if not folder.is_dir():
+                what = "is a file" if folder == target else f"lies under {folder}, which is a file"
+                raise InputError(f"{flag} {path} {what}, not a folder; give a folder")
+            break
+    return target
+
+
+def _recorded(target: Path) -> set[str]:
+    """The files a run of rome wrote in ``target`` (its manifest), empty when it has none."""
+    try:
+        with open(target / MANIFEST, encoding="utf-8") as handle:
+            files = json.load(handle).get("files", [])
+    except (OSError, ValueError, AttributeError):
+        return set()
+    return {name for name in files if isinstance(name, str)}
+
+
+def _refuse_foreign(target: Path, names: Iterable[str], owned: set[str], path: Path, flag: str) -> None:
+    for name in names:
+        parts = Path(name).parts
+        for depth in range(1, len(parts) + 1):
+            here = target.joinpath(*parts[:depth])
+            last = depth == len(parts)
+            if not os.path.lexists(here):
+                break
+            if last and (here.is_symlink() or not here.is_file() or name not in owned):
+                older = "" if (target / MANIFEST).exists() else f" (no {MANIFEST} there lists rome's files)"
+                raise InputError(f"{flag} {path} holds {name}, which rome did not write there{older}; rome "
+                                 f"replaces only its own outputs: move it away or give another {flag}")
+            if not last and (here.is_symlink() or not here.is_dir()):
+                raise InputError(f"{flag} {path} holds {Path(*parts[:depth])}, not a folder of rome's; move it "
+                                 f"away or give another {flag}")
+
+
+def _files_under(folder: Path) -> set[str]:
+    found = set()
+    for root, dirs, files in os.walk(folder):
+        for name in files + [d for d in dirs if os.path.islink(os.path.join(root, d))]:
+            found.add(os.path.relpath(os.path.join(root, name), folder))
+    return found
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap two folders in one step (Linux ``renameat2(RENAME_EXCHANGE)``); False where it is not offered."""
+    try:
+        renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
+    except (AttributeError, OSError):
+        return False
+    at_fdcwd, rename_exchange = -100, 2
+    if renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), rename_exchange) == 0:
+        return True
+    code = ctypes.get_errno()
+    if code in (errno.ENOSYS, errno.EINVAL, errno.ENOTSUP):
+        return False
+    raise OSError(code, os.strerror(code), str(a))
+
+
+def _commit(target: Path, staging: Path, owned: set[str], path: Path, flag: str) -> None:
+    staged = _files_under(staging)
+    _refuse_foreign(target, sorted(staged), owned, path, flag)
+    with open(staging / MANIFEST, "w", encoding="utf-8") as handle:
+        json.dump({"written_by": "rome-harness", "files": sorted(staged)}, handle, indent=1)
+        handle.write("\n")
+    if not target.exists():
+        os.rename(staging, target)
+        return
+    present = _files_under(target) - {MANIFEST}
+    if present <= owned:  # rome's alone (or empty): the old folder is swapped out whole
+        shutil.copymode(target, staging)
+        if not _exchange(staging, target):
+            old = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}.", suffix=".old"))
+            os.rename(target, old / "x")
+            os.rename(staging, target)
+            staging = old
+        shutil.rmtree(staging, ignore_errors=True)
+        return
+    # the user keeps files of other names here: ours are replaced one by one, each atomically
+    for name in sorted(staged):
+        (target / name).parent.mkdir(parents=True, exist_ok=True)
+        os.replace(staging / name, target / name)
+    for name in owned - staged:  # an earlier run's file this run does not write (a --compare table)
+        with suppress(OSError):
+            (target / name).unlink()
+    os.replace(staging / MANIFEST, target / MANIFEST)
+    shutil.rmtree(staging, ignore_errors=True)
+
+
+def _remove_stale(target: Path) -> None:
+    """Remove what a killed run of this folder left beside it (its lock is ours now, so none is running)."""
+    pattern = re.compile(rf"\.{re.escape(target.name)}\.[A-Za-z0-9_]{{8}}(\{PARTIAL_SUFFIX}|\.old)")
+    for path in target.parent.iterdir():
+        if pattern.fullmatch(path.name) and path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path, ignore_errors=True)
+
+
+@contextmanager
+def output_folder(path: str | Path, *, names: Iterable[str] = (), inputs: Iterable[tuple[str, Path | None]] = (),
+                  flag: str = "--out") -> Iterator[Path]:
+    """The writer of every output folder: yields a folder to write the run's files into (a temporary sibling
+    of ``path``) and puts them in place when the block ends normally; on an exception nothing changes.
+
+    Refused at once, with one line: ``path`` is a file or inside the package; an input is (in) the folder;
+    another run holds the folder (``fcntl.flock`` on ``.<name>.lock`` beside it, held for the block, so enter
+    it before the work); the folder holds one of ``names`` (the files the command will write) that no earlier
+    run recorded writing. Every file written is checked that way again at the end. A folder that holds only
+    rome's files is swapped whole (a reader sees the old run or the new one); files of other names are kept.
+
+    Nested (this process already writes ``path`` or a folder above it): joins that run, which puts it in place.
+    """
+    refuse_package(path, flag)
+    target = refuse_unusable_folder(path, flag)
+    held: dict[Path, Path] = _HELD.__dict__.setdefault("folders", {})
+    for final, staging in held.items():
+        if target == final or final in target.parents:
+            joined = staging / target.relative_to(final)
+            joined.mkdir(parents=True, exist_ok=True)
+            yield joined
+            return
+        if target == staging or staging in target.parents:
+            target.mkdir(parents=True, exist_ok=True)
+            yield target
+            return
+    refuse_inputs_in_folder(path, inputs, flag)
+    beside = next(folder for folder in target.parents if folder.exists())
+    if not os.access(beside, os.W_OK | os.X_OK):
+        raise InputError(f"{flag} {path}: rome writes a run beside its folder (in {target.parent}) and swaps it in, "
+                         f"and {beside} is not writable; give a folder inside a writable one")
+    with output_lock(target, flag):
+        _remove_stale(target)
+        owned = _recorded(target)
+        _refuse_foreign(target, names, owned, Path(path), flag)
+        staging = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}.", suffix=PARTIAL_SUFFIX))
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(staging, 0o777 & ~mask)
+        held[target] = staging
+        try:
+            yield staging
+            _commit(target, staging, owned, Path(path), flag)
+        except BaseException:
+            shutil.rmtree(staging, ignore_errors=True)
+            raise
+        finally:
+            del held[target]

@@ -2,9 +2,11 @@
 
 The data sets every command reads ship inside the package (``rome/data/datasets/``, see docs/data.md)
 and are only ever read. Nothing is written into the installed package: outputs go under the working
-directory (``./rome-out/`` or ``ROME_OUT``), the score cache under the user's cache directory, and a
-default that would land inside the package (a store beside a shipped file) goes to the output folder
-instead (:func:`writable_default`).
+directory (``./rome-out/`` or ``ROME_OUT``), the score cache and what a trainer writes by default under the
+user's cache directory (:func:`cache_dir`, :func:`trained_dir`), and a default that would land inside the
+package (a store beside a shipped file) goes to the output folder instead (:func:`writable_default`).
+Shipping newly trained weights into the package is a maintainer's explicit step (a trainer's ``--out``
+naming the file in a checkout).
 """
 
 from __future__ import annotations
@@ -42,6 +44,20 @@ def output_dir(*parts: str) -> Path:
     """``$ROME_OUT/...`` (``ROME_REPORTS_OUT`` is still read), else ``./rome-out/...`` in the working directory."""
     base = os.environ.get("ROME_OUT") or os.environ.get("ROME_REPORTS_OUT") or OUTPUT_DIR
     return Path(base).expanduser().joinpath(*parts)
+
+
+def cache_dir() -> Path:
+    """``ROME_CACHE_DIR``, else ``$XDG_CACHE_HOME/rome-harness``, else ``~/.cache/rome-harness``."""
+    if os.environ.get("ROME_CACHE_DIR"):
+        return Path(os.environ["ROME_CACHE_DIR"]).expanduser()
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache").expanduser()
+    return base / "rome-harness"
+
+
+def trained_dir(*parts: str) -> Path:
+    """Where a trainer writes unless given ``--out``: ``<cache_dir>/trained/...``, never the package (the
+    shipped weights are read from the package; replacing them is a maintainer's explicit ``--out``)."""
+    return cache_dir().joinpath("trained", *parts)
 
 
 def package_dirs() -> list[Path]:

@@ -34,6 +34,8 @@ from pathlib import Path
 
 import numpy as np
 
+from rome.core.files import refuse_unusable_folder
+from rome.core.paths import trained_dir
 from rome.data.cola import read_cola
 from rome.metric.grammar import (
     DEFAULT_WEIGHTS,
@@ -216,10 +218,17 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--holdout", type=float, default=0.1, help="fraction of train held out for selection")
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument("--threads", type=int, default=1)
-    parser.add_argument("--out", type=Path, default=DEFAULT_WEIGHTS)
+    parser.add_argument("--out", type=Path, default=None,
+                        help=f"weights file (default: <cache>/trained/grammar/{DEFAULT_WEIGHTS.name}; "
+                             f"rome/metric/weights/{DEFAULT_WEIGHTS.name} to ship them; with --evaluate-only "
+                             "the shipped ones)")
     parser.add_argument("--feature-cache", type=Path, help=".npz file keeping the frozen features between runs")
     parser.add_argument("--evaluate-only", action="store_true", help="only measure the weights at --out")
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    if args.out is None:  # never the installed package by default: that is a maintainer's explicit --out
+        args.out = DEFAULT_WEIGHTS if args.evaluate_only else trained_dir("grammar") / DEFAULT_WEIGHTS.name
+    refuse_unusable_folder(args.out.parent)  # before the training, not after
+    return args
 
 
 def pretraining_data(tagged, args) -> tuple[list[str], np.ndarray]:
@@ -302,6 +311,9 @@ def main(argv: list[str] | None = None) -> int:
     meta["dev"] = evaluate(args.out)
     args.out.with_suffix(".json").write_text(json.dumps(meta, indent=2) + "\n")
     print(json.dumps(meta["dev"], indent=2))
+    print(f"wrote {args.out}; RoMe reads the shipped classifier until this one is shipped (--out "
+          f"rome/metric/weights/{DEFAULT_WEIGHTS.name} in a checkout) or loaded (GrammarClassifier.load(PATH))",
+          file=sys.stderr)
     return 0
 
 

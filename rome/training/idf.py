@@ -21,6 +21,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from rome.core.files import refuse_unusable_folder
+from rome.core.paths import trained_dir
 from rome.metric.semantic import GENERAL_IDF_PATH
 
 
@@ -47,16 +49,22 @@ def document_frequencies(docs: list[str]) -> Counter[str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--out", type=Path, default=GENERAL_IDF_PATH)
+    parser.add_argument("--out", type=Path, default=None,
+                        help=f"output file (default: <cache>/trained/{GENERAL_IDF_PATH.name}; "
+                             f"rome/metric/weights/{GENERAL_IDF_PATH.name} to ship it)")
     parser.add_argument("--min-df", type=int, default=2)
     args = parser.parse_args(argv)
+    args.out = args.out or trained_dir(GENERAL_IDF_PATH.name)  # never the package by default
+    refuse_unusable_folder(args.out.parent)
     start = time.time()
     docs = wordnet_documents()
     df = document_frequencies(docs)
     kept = {term: count for term, count in sorted(df.items()) if count >= args.min_df}
+    args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps({"source": "WordNet 3.0 glosses and usage examples", "n_docs": len(docs),
                                     "min_df": args.min_df, "df": kept}, separators=(",", ":")) + "\n")
-    print(f"{len(docs)} documents, {len(kept)} terms -> {args.out} in {time.time() - start:.0f} s")
+    print(f"{len(docs)} documents, {len(kept)} terms -> {args.out} in {time.time() - start:.0f} s; RoMe reads the "
+          f"shipped table until this one is shipped (--out rome/metric/weights/{GENERAL_IDF_PATH.name} in a checkout)")
     return 0
 
 

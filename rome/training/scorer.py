@@ -4,9 +4,10 @@ Pairs (see :mod:`rome.training.negatives`): the MRs of SFREST's *train* side (th
 one split; the suites sample only the other side) are split 80/20 by MR (seeded); for each MR
 up to 4 ordered pairs of distinct human references are positives, each with one perturbed
 negative. Features come from the real pipeline (MiniLM words, EMD, TED-SE, and the grammar
-classifier when its weights exist). Two networks are trained and written to
-``rome/metric/weights/``: ``scorer_ted.json`` over (F_sem, F_ted) and, when the grammar
-classifier is available, ``scorer_full.json`` over (F_sem, F_ted, F_g). No human rating is read.
+classifier when its weights exist). Two networks are trained and written to ``--out`` (default
+``<cache>/trained/scorer/``; ``rome/metric/weights/`` in a checkout ships them): ``scorer_ted.json`` over
+(F_sem, F_ted) and, when the grammar classifier is available, ``scorer_full.json`` over (F_sem, F_ted,
+F_g). No human rating is read.
 ``--cache`` keeps the features keyed by their fingerprints (:func:`cached_features`).
 
 Departures from §3.4: Adam (lr 1e-2, 2000 full-batch epochs) instead of SGD at lr 1e-4,
@@ -34,7 +35,9 @@ from pathlib import Path
 import numpy as np
 
 from rome.core.errors import ResourceMissingError
+from rome.core.files import refuse_unusable_folder
 from rome.core.fingerprint import files_digest
+from rome.core.paths import trained_dir
 from rome.data.novikova import references_by_mr
 from rome.metric.scorer import FEATURE_SETS, PenaltyScorer, ScorerNet, grammar_fingerprint, weights_path
 from rome.training.negatives import PERTURBATION_FAMILIES, Item, Pair, build_pairs, parse_slots
@@ -301,16 +304,27 @@ def cached_features(path: Path | None, train: list[Pair], test: list[Pair], gram
     return x_train, x_test, reused
 
 
-def main(argv: list[str] | None = None) -> int:
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--per-mr", type=int, default=4, help="positive pairs per MR")
     parser.add_argument("--form", choices=("penalty", "network", "paper"), default="penalty",
                         help="penalty scorer (committed), rounds 1-2's monotone network, or rome/paper's "
                              "network over its own features (writes scorer_paper.json only)")
+    parser.add_argument("--out", type=Path, default=None,
+                        help="folder for scorer_<set>.json (default: <cache>/trained/scorer; rome/metric/weights "
+                             "to ship them)")
     parser.add_argument("--cache", type=Path, default=None,
                         help="npz file keeping the computed features between runs (same seed and data)")
     args = parser.parse_args(argv)
+    args.out = args.out or trained_dir("scorer")  # never the installed package by default
+    refuse_unusable_folder(args.out)
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    out = args.out
 
     train, test = training_pairs(args.seed, args.per_mr)
     try:
@@ -363,9 +377,12 @@ def main(argv: list[str] | None = None) -> int:
         }
         if "f_g" in features:
             net.meta["grammar_weights"] = grammar_fingerprint()
-        net.save(weights_path(name))
-        print(f"{name}: wrote {weights_path(name)}; test {net.meta['test']}")
+        written = out / weights_path(name).name
+        written.parent.mkdir(parents=True, exist_ok=True)
+        net.save(written)
+        print(f"{name}: wrote {written}; test {net.meta['test']}")
         print(f"  mean test score by kind: {net.meta['test_mean_score_by_kind']}")
+    print("RoMe reads the shipped scorers until these are shipped (--out rome/metric/weights in a checkout)")
     return 0
 
 

@@ -227,17 +227,25 @@ def validity_lines(record: dict[str, Any]) -> list[str]:
     return [" ".join(lines), ""]
 
 
+#: the files of a suite's output folder (what a run checks, before scoring, that it may replace)
+SUITE_FILES = ("cases.jsonl", "cases.csv", "summary.json", "summary.md")
+
+
 def write_outputs(run: SuiteRun, out_dir: str | Path | None = None, validity: dict[str, Any] | None = None) -> Path:
-    """Write the four files (``validity``: as :func:`summary` takes it); returns the directory."""
+    """Write the four files (``validity``: as :func:`summary` takes it) with the one folder writer
+    (:func:`rome.core.files.output_folder`: locked, all or nothing, never over a user's file); returns the
+    directory."""
+    from rome.core.files import output_folder
+
     out = Path(out_dir) if out_dir is not None else reports_out_dir(run.suite)
-    out.mkdir(parents=True, exist_ok=True)
     rows = case_rows(run)
-    with (out / "cases.jsonl").open("w", encoding="utf-8") as handle:
-        handle.writelines(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
-    _write_csv(out / "cases.csv", rows, run)
     data = summary(run, validity)
-    (out / "summary.json").write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    (out / "summary.md").write_text(summary_markdown(data), encoding="utf-8")
+    with output_folder(out, names=SUITE_FILES) as folder:
+        with (folder / "cases.jsonl").open("w", encoding="utf-8") as handle:
+            handle.writelines(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
+        _write_csv(folder / "cases.csv", rows, run)
+        (folder / "summary.json").write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        (folder / "summary.md").write_text(summary_markdown(data), encoding="utf-8")
     return out
 
 

@@ -27,6 +27,7 @@ _RUNS = pytest.StashKey[dict]()
 def extras_required() -> bool:
     return os.environ.get(REQUIRE_EXTRAS, "").strip().lower() not in ("", "0", "false", "no")
 _WRITTEN = pytest.StashKey[list]()
+_REFUSED = pytest.StashKey[list]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -132,9 +133,14 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
         if name == "__cache__" or not run.scored_metrics():
             continue
         out = Path(base) / reports_out_dir(run.suite).name if base else reports_out_dir(run.suite)
-        written.append(write_outputs(run, out))
+        try:
+            written.append(write_outputs(run, out))
+        except InputError as exc:  # a folder in use or holding a user's file: said in the summary, not a crash
+            session.config.stash.setdefault(_REFUSED, []).append(str(exc))
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config) -> None:
     for path in config.stash.get(_WRITTEN, []):
         terminalreporter.write_line(f"suite outputs: {path}/summary.md (cases.jsonl, cases.csv, summary.json)")
+    for line in config.stash.get(_REFUSED, []):
+        terminalreporter.write_line(f"suite outputs not written: {line}", red=True)
