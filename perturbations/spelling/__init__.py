@@ -136,17 +136,19 @@ def changeable(parsed: ParsedText) -> list[int]:
 
 
 def in_compound(parsed: ParsedText, i: int) -> bool:
-    """Whether token ``i`` is a proper noun or part of a noun compound ("arts theatre", "city centre",
-    "theatre tickets"): in lower-cased text (the dialogue corpus writes "the cambridge arts theatre")
-    a name's last word looks like any noun, so every compound is left alone."""
+    """Whether noun ``i`` may be part of a name: a proper noun, a compound's part ("arts theatre",
+    "city centre", "theatre tickets"), or a noun with a modifier before it ("civic center"). In
+    lower-cased text (the dialogue corpus writes "the cambridge arts theatre", "civic center") a
+    name's last word looks like any noun, so a noun changes only with nothing but a determiner, a
+    possessive or a number before it ("the centre of town", "295 centers", "travellers to ...")."""
     tok = parsed.tokens[i]
     if tok.pos not in ("NOUN", "PROPN", "X"):
         return False  # a verb or adjective is no part of a name here ("the WHO criticised")
     if tok.pos in ("PROPN", "X") or tok.dep == "compound":
         return True
-    if i > 0 and parsed.tokens[i - 1].pos in ("PROPN", "X"):
+    if i > 0 and parsed.tokens[i - 1].pos in ("PROPN", "X", "NOUN", "ADJ"):
         return True
-    return any(c.dep in ("compound", "nmod", "poss") and c.i < i for c in parsed.children(i))
+    return any(c.i < i and c.dep not in ("det", "poss", "predet", "nummod", "case") for c in parsed.children(i))
 
 
 class Spelling(Perturbation):

@@ -3,7 +3,10 @@
 from perturbations.recipe import changes, skips
 
 EXAMPLES = (
-    changes("The centre of town has a lovely theatre.", "The center of town has a lovely theater."),
+    changes("The centre of town has a theatre.", "The center of town has a theater."),
+    changes("It has a lovely theatre in the centre.", "It has a lovely theatre in the center.",
+            why="a noun after a modifier may end a lower-cased name (\"civic center\")"),
+    skips("Sorry , there is no hotel -s in civic center near soma .", "a lower-cased name"),
     changes("He realized that the color was wrong.", "He realised that the colour was wrong."),
     changes("Organise your travel with us.", "Organize your travel with us.", why="a sentence's first word keeps its capital"),
     changes("We apologise, but the colors are fine.", "We apologize, but the colors are fine.",
