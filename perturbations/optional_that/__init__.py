@@ -30,6 +30,7 @@ A text with nothing to drop or insert is skipped. Needs only the shared spaCy pa
 
 from __future__ import annotations
 
+import functools
 import random
 
 from perturbations.base import Edit, Perturbation, Result, Variant, apply_edits
@@ -69,8 +70,27 @@ def _passive(parsed: ParsedText, verb: Token) -> bool:
     return any(c.dep in ("auxpass", "nsubjpass") for c in parsed.children(verb.i))
 
 
+@functools.lru_cache(maxsize=1)
+def _forms() -> dict[str, str]:
+    """Every inflected form of :data:`INSERT_VERBS` -> its lemma (lemminflect): spaCy's lemmatiser
+    reads "hoped" as "hop"."""
+    from lemminflect import getAllInflections
+
+    out = {}
+    for lemma in sorted(INSERT_VERBS):
+        for forms in getAllInflections(lemma, upos="VERB").values():
+            for form in forms:
+                out.setdefault(form.lower(), lemma)
+        out[lemma] = lemma
+    return out
+
+
+def lemma_of(verb: Token) -> str:
+    return _forms().get(verb.text.lower(), verb.lemma.lower())
+
+
 def _verb_ok(parsed: ParsedText, verb: Token, verbs: frozenset[str]) -> bool:
-    return verb.pos == "VERB" and verb.lemma.lower() in verbs and not _passive(parsed, verb)
+    return verb.pos == "VERB" and lemma_of(verb) in verbs and not _passive(parsed, verb)
 
 
 def _coordinated_that(parsed: ParsedText, clause: Token) -> bool:
@@ -128,7 +148,7 @@ class OptionalThat(Perturbation):
                 continue
             pronoun = len(words) == 1 and first.text.lower() in SUBJECT_PRONOUNS
             if not pronoun:
-                if verb.lemma.lower() not in NP_VERBS or len(words) > MAX_SUBJECT:
+                if lemma_of(verb) not in NP_VERBS or len(words) > MAX_SUBJECT:
                     continue
                 if any(tokens[j].pos == "PUNCT" or tokens[j].dep == "relcl" for j in words):
                     continue
