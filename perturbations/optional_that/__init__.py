@@ -2,8 +2,8 @@
 
 "She said that the hotel was full" <-> "She said the hotel was full": after verbs of saying and
 thinking the complementiser of an object clause is optional, with no change of meaning (Quirk et al.
-1985, A Comprehensive Grammar of the English Language, §15.3; Biber et al. 1999, Longman Grammar of
-Spoken and Written English, §9.2.6: omission is commonest after *say*, *think*, *know*, *guess*).
+1985, A Comprehensive Grammar of the English Language, on *that*-clauses; Biber et al. 1999, Longman
+Grammar of Spoken and Written English, on *that*-omission: commonest after *think* and *say*).
 Two variants at most: every droppable "that" dropped (``meta["direction"] == "drop"``) and every
 clause that can take one given it (``"insert"``). Read on spaCy's parse:
 

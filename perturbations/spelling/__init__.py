@@ -4,8 +4,8 @@ Two variants at most: every British spelling made American (``meta["direction"] 
 and every American spelling made British (``"to_british"``), so a variant is spelt in one variety
 throughout. The pairs come from breame (``breame.data.spelling_constants``: 1,730 British words with
 their American spelling), kept only where the two differ by one of the regular, sense-free
-patterns of Webster's reform that style guides list (Oxford Guide to Style 2002, §3.2; Merriam-
-Webster's "British vs American spelling"):
+patterns of Webster's reform that style guides list (the Oxford Guide to Style's spelling
+chapter):
 
 * ``-ise``/``-yse`` -> ``-ize``/``-yze`` ("organised", "analysing"); ``-our`` -> ``-or`` ("colour");
 * a doubled ``l`` before a suffix ("travelled", "counsellor") and ``-l`` -> ``-ll`` ("fulfil");
