@@ -22,7 +22,8 @@ part of speech are refused by name (:data:`REFUSED`): "metre" (a gas *meter* is 
 A word is changed only where it is written in lower case, or capitalised as a sentence's first
 word; never inside a name or title (:func:`perturbations.language.names.name_spans`, a named
 entity, a capitalised word inside a sentence: "Labour", "World Health Organization", "Lincoln
-Center"), inside quotation marks, or after ``#``/``@``. A text with no such word is skipped.
+Center"), inside quotation marks, or after ``#``/``@``; a noun only with nothing but a determiner,
+possessive or number before it (:func:`in_compound`). A text with no such word is skipped.
 """
 
 from __future__ import annotations
