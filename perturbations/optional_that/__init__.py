@@ -150,6 +150,8 @@ class OptionalThat(Perturbation):
             if not pronoun:
                 if lemma_of(verb) not in NP_VERBS or len(words) > MAX_SUBJECT:
                     continue
+                if subject.tag == "NN" and not any(tokens[j].tag in ("DT", "PRP$", "CD", "POS") for j in words):
+                    continue  # "think that hotel is nice": "that" may be the noun's determiner
                 if any(tokens[j].pos == "PUNCT" or tokens[j].dep == "relcl" for j in words):
                     continue
             edits.append(Edit(that.idx, tokens[that.i + 1].idx, parsed.text[that.idx : tokens[that.i + 1].idx], ""))

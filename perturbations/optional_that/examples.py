@@ -17,4 +17,5 @@ EXAMPLES = (
     skips("I'm sure that it is open.", "an adjective's complement"),
     skips("He left so that she could rest.", "'so that' is no complement clause"),
     skips("It is, I think, fine.", "a parenthetical verb"),
+    skips("I think that hotel is nice.", "'that' may be the determiner of a bare noun"),
 )
