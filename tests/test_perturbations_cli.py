@@ -12,7 +12,8 @@ from perturbations.registry import available_perturbations, build_perturbation, 
 from reports.cli import main
 from rome.core.errors import InputError
 
-SHIPPED_KINDS = {"passive", "adjective", "repetition", "entity", "random_word", "textfooler", "typos", "contractions"}
+SHIPPED_KINDS = {"passive", "adjective", "repetition", "entity", "random_word", "textfooler", "typos", "contractions",
+                 "spelling", "optional_that"}
 
 
 def test_every_shipped_kind_is_an_entry_point():

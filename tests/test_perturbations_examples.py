@@ -11,7 +11,8 @@ import pytest
 from perturbations.base import apply_edits
 from perturbations.registry import available_perturbations, build_perturbation, perturbation_class
 
-BUILT_IN = ("adjective", "contractions", "entity", "passive", "random_word", "repetition", "textfooler", "typos")
+BUILT_IN = ("adjective", "contractions", "entity", "optional_that", "passive", "random_word", "repetition", "spelling",
+            "textfooler", "typos")
 
 
 def examples_of(kind: str):

@@ -1,0 +1,184 @@
+"""The optional "that" of a complement clause dropped or inserted (``invariant``).
+
+"She said that the hotel was full" <-> "She said the hotel was full": after verbs of saying and
+thinking the complementiser of an object clause is optional, with no change of meaning (Quirk et al.
+1985, A Comprehensive Grammar of the English Language, on *that*-clauses; Biber et al. 1999, Longman
+Grammar of Spoken and Written English, on *that*-omission: commonest after *think* and *say*).
+Two variants at most: every droppable "that" dropped (``meta["direction"] == "drop"``) and every
+clause that can take one given it (``"insert"``). Read on spaCy's parse:
+
+* the "that" is the ``mark`` of a ``ccomp`` clause whose head is one of :data:`DROP_VERBS`, written
+  right after the verb (no object, adverbial or comma between: "told me that", "said, that",
+  "said in May that" keep it), and the clause's subject follows it at once ("that, in 2010, the
+  firm ..." keeps it);
+* the verb is active ("It was said that ..." keeps it) and not a noun's or adjective's complement
+  ("the fact that", "sure that": only verbs are heads here); relative clauses ("the hotel that ..."),
+  demonstratives ("that hotel") and ``so that``/``now that`` are other dependencies and never touched;
+* no garden path: a verb that also takes a noun object ("know", "believe", "feel", "find") drops
+  "that" only before a personal pronoun subject ("I know that it is" -> "I know it is"), since
+  "I know the manager is ..." is first read as "I know the manager"; only :data:`NP_VERBS`
+  ("say", "think", "hope", ...), which do not take such an object, drop it before a noun subject,
+  of at most :data:`MAX_SUBJECT` words with no comma ("said that the hotel was" -> "said the hotel was");
+* a clause coordinated with another "that" clause keeps it ("said that X and that Y");
+* inserting: a ``ccomp`` of one of :data:`INSERT_VERBS` with no complementiser, right after the verb,
+  opening with its own subject (not a wh-word: "what you mean" is a question clause, and "What do you
+  think is best?" has its subject moved out, where "that" is ungrammatical), the verb having its own
+  subject and not being a parenthetical ("It is, I think, fine") or a "let's say" supposition.
+
+A text with nothing to drop or insert is skipped. Needs only the shared spaCy parser.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+
+from perturbations.base import Edit, Perturbation, Result, Variant, apply_edits
+from rome.core.parsing import ParsedText, Token
+
+#: verbs with no noun-object reading before a clause: "that" drops before any short subject
+NP_VERBS = frozenset({"say", "think", "hope", "reckon"})
+#: verbs whose "that" is dropped only before a personal pronoun subject
+PRONOUN_VERBS = frozenset({"believe", "know", "feel", "guess", "suppose", "realise", "realize", "wish",
+                           "suspect", "claim", "assume", "figure", "imagine", "bet", "doubt"} - {"doubt"})
+DROP_VERBS = NP_VERBS | PRONOUN_VERBS
+#: verbs whose bare object clause may take "that"
+INSERT_VERBS = DROP_VERBS | frozenset({"find", "notice", "learn", "understand", "agree", "admit", "announce",
+                                       "report", "state", "argue", "explain", "confirm", "decide", "mention",
+                                       "see", "hear", "show", "remember", "forget", "promise", "insist"})
+#: personal pronouns that open a clause unambiguously as its subject ("there" as an expletive)
+SUBJECT_PRONOUNS = frozenset({"i", "he", "she", "we", "they", "you", "it", "there"})
+SUBJECT_DEPS = ("nsubj", "nsubjpass", "expl")
+MAX_SUBJECT = 4
+WH_TAGS = ("WDT", "WP", "WP$", "WRB")
+
+
+def _subtree(parsed: ParsedText, i: int) -> list[int]:
+    out, todo = [], [i]
+    while todo:
+        j = todo.pop()
+        out.append(j)
+        todo.extend(c.i for c in parsed.children(j))
+    return sorted(out)
+
+
+def _subject(parsed: ParsedText, clause: Token) -> Token | None:
+    return next((c for c in parsed.children(clause.i) if c.dep in SUBJECT_DEPS), None)
+
+
+def _passive(parsed: ParsedText, verb: Token) -> bool:
+    return any(c.dep in ("auxpass", "nsubjpass") for c in parsed.children(verb.i))
+
+
+@functools.lru_cache(maxsize=1)
+def _forms() -> dict[str, str]:
+    """Every inflected form of :data:`INSERT_VERBS` -> its lemma (lemminflect): spaCy's lemmatiser
+    reads "hoped" as "hop"."""
+    from lemminflect import getAllInflections
+
+    out = {}
+    for lemma in sorted(INSERT_VERBS):
+        for forms in getAllInflections(lemma, upos="VERB").values():
+            for form in forms:
+                out.setdefault(form.lower(), lemma)
+        out[lemma] = lemma
+    return out
+
+
+def lemma_of(verb: Token) -> str:
+    return _forms().get(verb.text.lower(), verb.lemma.lower())
+
+
+def _verb_ok(parsed: ParsedText, verb: Token, verbs: frozenset[str]) -> bool:
+    return verb.pos == "VERB" and lemma_of(verb) in verbs and not _passive(parsed, verb)
+
+
+def _coordinated_that(parsed: ParsedText, clause: Token) -> bool:
+    """Whether the clause is coordinated with another clause (either side) that has a "that"."""
+    linked = [c for c in parsed.children(clause.i) if c.dep == "conj"]
+    if clause.dep == "conj":
+        linked.append(parsed.tokens[clause.head])
+    return any(m.dep == "mark" and m.text.lower() == "that" for c in linked for m in parsed.children(c.i)) or \
+        any(c.dep == "conj" for c in parsed.children(clause.i))
+
+
+class OptionalThat(Perturbation):
+    """Drop every optional complementiser "that", or insert one where a clause may take it (``invariant``)."""
+
+    kind = "optional_that"
+    parses = True
+
+    def describe(self) -> dict:
+        return {"kind": self.kind, "backend": "spacy-rules"}
+
+    def _apply(self, text: str, rng: random.Random) -> Result:
+        from rome.core.parsing import get_parser
+
+        parsed = get_parser().parse_one(text)
+        variants = []
+        for direction, edits in (("drop", self.drops(parsed)), ("insert", self.insertions(parsed))):
+            if edits:
+                variants.append(Variant(apply_edits(text, edits), self.kind, "invariant", tuple(edits),
+                                        {"backend": "spacy-rules", "direction": direction}))
+        if not variants:
+            return Result.skip(text, 'no complement clause whose "that" is optional after its verb')
+        return Result(text, tuple(variants))
+
+    def drops(self, parsed: ParsedText) -> list[Edit]:
+        tokens, edits = parsed.tokens, []
+        for that in tokens:
+            if that.text.lower() != "that" or that.dep != "mark" or that.i == 0 or that.i + 1 >= len(tokens):
+                continue
+            clause = tokens[that.head]
+            if clause.dep not in ("ccomp", "conj") or clause.i <= that.i:
+                continue
+            if clause.dep == "conj":
+                continue  # "and that Y": the first clause's "that" decides
+            verb = tokens[clause.head]
+            if verb.i != that.i - 1 or not verb.whitespace or not _verb_ok(parsed, verb, DROP_VERBS):
+                continue
+            subject = _subject(parsed, clause)
+            if subject is None or _coordinated_that(parsed, clause):
+                continue
+            words = _subtree(parsed, subject.i)
+            if words[0] != that.i + 1 or words[-1] - words[0] + 1 != len(words):
+                continue
+            first = tokens[words[0]]
+            if first.text.lower() in ("that", "this", "these", "those") or first.tag in WH_TAGS:
+                continue
+            pronoun = len(words) == 1 and first.text.lower() in SUBJECT_PRONOUNS
+            if not pronoun:
+                if lemma_of(verb) not in NP_VERBS or len(words) > MAX_SUBJECT:
+                    continue
+                if subject.tag == "NN" and not any(tokens[j].tag in ("DT", "PRP$", "CD", "POS") for j in words):
+                    continue  # "think that hotel is nice": "that" may be the noun's determiner
+                if any(tokens[j].pos == "PUNCT" or tokens[j].dep == "relcl" for j in words):
+                    continue
+            edits.append(Edit(that.idx, tokens[that.i + 1].idx, parsed.text[that.idx : tokens[that.i + 1].idx], ""))
+        return edits
+
+    def insertions(self, parsed: ParsedText) -> list[Edit]:
+        tokens, edits = parsed.tokens, []
+        for clause in tokens:
+            if clause.dep != "ccomp":
+                continue
+            verb = tokens[clause.head]
+            if verb.i >= clause.i or not verb.whitespace or not _verb_ok(parsed, verb, INSERT_VERBS):
+                continue
+            if verb.dep in ("parataxis",) or _subject(parsed, verb) is None:
+                continue  # "It is, I think, fine"; an imperative "say we go" is a supposition
+            if verb.i > 0 and tokens[verb.i - 1].text.lower() in ("let", "'s", "’s"):
+                continue
+            if any(c.dep == "mark" for c in parsed.children(clause.i)):
+                continue
+            subject = _subject(parsed, clause)
+            if subject is None:
+                continue
+            clause_words = _subtree(parsed, clause.i)
+            first = tokens[clause_words[0]]
+            if first.i != verb.i + 1 or _subtree(parsed, subject.i)[0] != first.i:
+                continue
+            if first.tag in WH_TAGS or first.pos == "PUNCT" or first.text.lower() in ("that", "if", "whether"):
+                continue
+            edits.append(Edit(first.idx, first.idx, "", "that "))
+        return edits

@@ -1,0 +1,186 @@
+"""British <-> American spelling (``invariant``): "colour" <-> "color", "organise" <-> "organize".
+
+Two variants at most: every British spelling made American (``meta["direction"] == "to_american"``)
+and every American spelling made British (``"to_british"``), so a variant is spelt in one variety
+throughout. The pairs come from breame (``breame.data.spelling_constants``: 1,730 British words with
+their American spelling), kept only where the two differ by one of the regular, sense-free
+patterns of Webster's reform that style guides list (the Oxford Guide to Style's spelling
+chapter):
+
+* ``-ise``/``-yse`` -> ``-ize``/``-yze`` ("organised", "analysing"); ``-our`` -> ``-or`` ("colour");
+* a doubled ``l`` before a suffix ("travelled", "counsellor") and ``-l`` -> ``-ll`` ("fulfil");
+* ``-re`` -> ``-er`` ("centre", "centred", "fibreglass"); ``ae``/``oe`` -> ``e`` ("anaemia",
+  "foetus"); ``-ence`` -> ``-ense`` ("defence"); ``-eing``/``-ement`` after ``g`` ("ageing").
+
+A pair that differs in any other way ("tyre"/"tire", "programme"/"program", "draught"/"draft",
+"cheque"/"check", "tonne"/"ton", "disc"/"disk", "philtre"/"filter") is not used: there the two
+spellings are different words in some sense. Pairs that fit a pattern but still split by sense or
+part of speech are refused by name (:data:`REFUSED`): "metre" (a gas *meter* is never a *metre*),
+"licence"/"license" (British noun vs verb), the ``-yses`` plurals of ``-ysis`` nouns ("analyses"),
+"fillet"/"filet", "install"/"instal".
+
+A word is changed only where it is written in lower case, or capitalised as a sentence's first
+word; never inside a name or title (:func:`perturbations.language.names.name_spans`, a named
+entity, a capitalised word inside a sentence: "Labour", "World Health Organization", "Lincoln
+Center"), inside quotation marks, or after ``#``/``@``; a noun only with nothing but a determiner,
+possessive or number before it (:func:`in_compound`). A text with no such word is skipped.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import random
+import re
+
+from perturbations.base import Edit, Perturbation, Result, Variant, apply_edits
+from perturbations.language.casing import match_case
+from rome.core.parsing import ParsedText
+
+#: British -> American rewrites, each a sense-free spelling pattern (see the module docstring)
+PATTERNS: tuple[tuple[str, str], ...] = (
+    (r"([iy])s(e|ed|es|ing|ingly|er|ers|ation|ations|ational|able|ably)$", r"\1z\2"),
+    (r"our", "or"),
+    (r"ll", "l"),
+    (r"([^l])l(s|ment|ments)?$", r"\1ll\2"),
+    (r"([bcdgtv])re(s|d)?$", lambda m: f"{m[1]}er{'s' if m[2] == 's' else 'ed' if m[2] == 'd' else ''}"),
+    (r"([bcdgtv])ring$", r"\1ering"),
+    (r"([bcdgtv])re(?=[bcdfgkmnpstvw])", r"\1er"),
+    (r"ae", "e"),
+    (r"oe", "e"),
+    (r"ence(s?)$", r"ense\1"),
+    (r"ge(ing|ment|ments)$", r"g\1"),
+)
+#: pairs that fit a pattern but whose spellings part by sense or part of speech (British spelling)
+REFUSED = frozenset({
+    "metre", "metres",  # American "meter" is also the instrument
+    "licence", "licences", "licenced",  # British noun "licence", verb "license"
+    "fillet", "fillets", "filleted", "filleting",  # "filet" is a cut of meat, "fillet" also a strip
+    "instal", "instals",  # "install" is the usual British spelling too
+    # the American side is a rare variant that a reader takes for a misspelling
+    "cancellation", "cancellations", "woolly", "woollies", "mediaeval", "primaeval",
+    "aesthete", "aesthetes", "aesthetic", "aesthetically", "aesthetics",
+    "archaeological", "archaeologically", "archaeologist", "archaeologists", "archaeology",
+    "edoema",  # misspelt in the list ("oedema")
+})
+#: quotation marks that open a quoted span (titles and quotes are kept as written)
+QUOTES = ('"', "“", "”")
+
+
+def _patterned(british: str, american: str) -> bool:
+    """Whether ``british`` becomes ``american`` by some subset of :data:`PATTERNS`."""
+    for n in range(1, 4):
+        for combo in itertools.combinations(PATTERNS, n):
+            word = british
+            for pattern, repl in combo:
+                word = re.sub(pattern, repl, word)
+            if word == american:
+                return True
+    return False
+
+
+@functools.lru_cache(maxsize=1)
+def spelling_pairs() -> tuple[dict[str, str], dict[str, str]]:
+    """(British -> American, American -> British) for the pairs kept (see the module docstring)."""
+    from breame.data.spelling_constants import BRITISH_ENGLISH_SPELLINGS
+
+    to_american = {}
+    for british, american in BRITISH_ENGLISH_SPELLINGS.items():
+        if british in REFUSED or british.endswith("yses") or not (british.isalpha() and american.isalpha()):
+            continue
+        if _patterned(british, american):
+            to_american[british] = american
+    to_british: dict[str, str] = {}
+    for british, american in to_american.items():
+        to_british.setdefault(american, british)
+    # an American spelling shared by two British ones ("tranquillise", "tranquillize") takes neither
+    shared = {a for a in to_british if sum(1 for b in to_american.values() if b == a) > 1}
+    return to_american, {a: b for a, b in to_british.items() if a not in shared and a not in to_american}
+
+
+def _sentence_start(parsed: ParsedText, i: int) -> bool:
+    prev = [t for t in parsed.tokens[:i] if t.text not in QUOTES and t.text not in ("(", "[")]
+    return not prev or prev[-1].text in (".", "!", "?", ":", "…")
+
+
+def _quoted(parsed: ParsedText) -> set[int]:
+    """Tokens between a pair of quotation marks."""
+    inside, open_ = set(), None
+    for tok in parsed.tokens:
+        if tok.text in QUOTES:
+            if open_ is None:
+                open_ = tok.i
+            else:
+                inside |= set(range(open_ + 1, tok.i))
+                open_ = None
+    return inside
+
+
+def changeable(parsed: ParsedText) -> list[int]:
+    """Tokens whose spelling may change: plain words outside names, entities, quotes and tags."""
+    from perturbations.language.names import name_spans
+
+    named = {i for start, end in name_spans(parsed) for i in range(start, end)} | _quoted(parsed)
+    out = []
+    for tok in parsed.tokens:
+        word = tok.text
+        if not word.isalpha() or tok.i in named or tok.ent_type or word.isupper() and len(word) > 1:
+            continue
+        if word[0].isupper() and (word[1:] != word[1:].lower() or not _sentence_start(parsed, tok.i)):
+            continue  # a capitalised word inside a sentence names something ("Labour", "Center Parcs")
+        if tok.i > 0 and parsed.tokens[tok.i - 1].text in ("#", "@") and not parsed.tokens[tok.i - 1].whitespace:
+            continue
+        if in_compound(parsed, tok.i):
+            continue
+        out.append(tok.i)
+    return out
+
+
+def in_compound(parsed: ParsedText, i: int) -> bool:
+    """Whether noun ``i`` may be part of a name: a proper noun, a compound's part ("arts theatre",
+    "city centre", "theatre tickets"), or a noun with a modifier before it ("civic center"). In
+    lower-cased text (the dialogue corpus writes "the cambridge arts theatre", "civic center") a
+    name's last word looks like any noun, so a noun changes only with nothing but a determiner, a
+    possessive or a number before it ("the centre of town", "295 centers", "travellers to ...")."""
+    tok = parsed.tokens[i]
+    if tok.pos not in ("NOUN", "PROPN", "X"):
+        return False  # a verb or adjective is no part of a name here ("the WHO criticised")
+    if tok.pos in ("PROPN", "X") or tok.dep == "compound":
+        return True
+    if i > 0 and parsed.tokens[i - 1].pos in ("PROPN", "X", "NOUN", "ADJ"):
+        return True
+    return any(c.i < i and c.dep not in ("det", "poss", "predet", "nummod", "case") for c in parsed.children(i))
+
+
+class Spelling(Perturbation):
+    """Respell every British word American, or every American word British (``invariant``)."""
+
+    kind = "spelling"
+    parses = True
+
+    def __init__(self) -> None:
+        spelling_pairs()  # a missing breame is an error when built, not on the first text
+
+    def describe(self) -> dict:
+        return {"kind": self.kind, "backend": "breame-patterns"}
+
+    def _apply(self, text: str, rng: random.Random) -> Result:
+        from rome.core.parsing import get_parser
+
+        parsed = get_parser().parse_one(text)
+        to_american, to_british = spelling_pairs()
+        allowed = changeable(parsed)
+        variants = []
+        for direction, table in (("to_american", to_american), ("to_british", to_british)):
+            edits = []
+            for i in allowed:
+                tok = parsed.tokens[i]
+                new = table.get(tok.text.lower())
+                if new is not None:
+                    edits.append(Edit(tok.idx, tok.idx + len(tok.text), tok.text, match_case(new, tok.text)))
+            if edits:
+                variants.append(Variant(apply_edits(text, edits), self.kind, "invariant", tuple(edits),
+                                        {"backend": "breame-patterns", "direction": direction}))
+        if not variants:
+            return Result.skip(text, "no word with a British and an American spelling of the same sense")
+        return Result(text, tuple(variants))
