@@ -50,7 +50,9 @@ def test_a_respelt_word_goes_back_by_the_other_direction(word, frame, seed):
     if american:  # the parser may read the frame so that the word is refused; then no variant at all
         assert american[0].text == frame.format(w=TO_AMERICAN[word])
         back = spelling.apply(american[0].text, seed).variants
-        assert [v.text for v in back if v.meta["direction"] == "to_british"] == [text]
+        # the parser may read the other spelling differently ("bougainvillea" as a name) and refuse it;
+        # a respelling back, when there is one, is the original
+        assert [v.text for v in back if v.meta["direction"] == "to_british"] in ([text], [])
     assert spelling.apply(text, seed) == result  # the seed does not matter: one variant per direction
 
 

@@ -23,7 +23,9 @@ clause that can take one given it (``"insert"``). Read on spaCy's parse:
 * inserting: a ``ccomp`` of one of :data:`INSERT_VERBS` with no complementiser, right after the verb,
   opening with its own subject (not a wh-word: "what you mean" is a question clause, and "What do you
   think is best?" has its subject moved out, where "that" is ungrammatical), the verb having its own
-  subject and not being a parenthetical ("It is, I think, fine") or a "let's say" supposition.
+  subject and not being a parenthetical ("It is, I think, fine"), a "let's say" supposition or a
+  comment clause ("like I said"), and the clause finite ("I found the hotel in your range" is a noun
+  object, "I don't see them doing it" a non-finite clause: "that" makes either ungrammatical).
 
 A text with nothing to drop or insert is skipped. Needs only the shared spaCy parser.
 """
@@ -51,6 +53,8 @@ SUBJECT_PRONOUNS = frozenset({"i", "he", "she", "we", "they", "you", "it", "ther
 SUBJECT_DEPS = ("nsubj", "nsubjpass", "expl")
 MAX_SUBJECT = 4
 WH_TAGS = ("WDT", "WP", "WP$", "WRB")
+#: tags of a finite verb: only a finite clause can follow an inserted "that"
+FINITE_TAGS = ("VBD", "VBZ", "VBP", "MD")
 
 
 def _subtree(parsed: ParsedText, i: int) -> list[int]:
@@ -91,6 +95,14 @@ def lemma_of(verb: Token) -> str:
 
 def _verb_ok(parsed: ParsedText, verb: Token, verbs: frozenset[str]) -> bool:
     return verb.pos == "VERB" and lemma_of(verb) in verbs and not _passive(parsed, verb)
+
+
+def _finite(parsed: ParsedText, clause: Token) -> bool:
+    """Whether ``clause`` has a finite verb ("the inn is at ..." yes; "them doing ...", "the inn at
+    2601 mason st" misparsed as a clause, no): "that" may open only a finite clause."""
+    if clause.tag in FINITE_TAGS:
+        return True
+    return any(c.dep in ("aux", "auxpass") and c.tag in FINITE_TAGS for c in parsed.children(clause.i))
 
 
 def _coordinated_that(parsed: ParsedText, clause: Token) -> bool:
@@ -168,6 +180,11 @@ class OptionalThat(Perturbation):
             if verb.dep in ("parataxis",) or _subject(parsed, verb) is None:
                 continue  # "It is, I think, fine"; an imperative "say we go" is a supposition
             if verb.i > 0 and tokens[verb.i - 1].text.lower() in ("let", "'s", "’s"):
+                continue
+            speaker = _subject(parsed, verb)
+            if speaker.i > 0 and tokens[speaker.i - 1].text.lower() in ("like", "as"):
+                continue  # "like I said there are ...": a comment clause takes no "that"
+            if not _finite(parsed, clause):
                 continue
             if any(c.dep == "mark" for c in parsed.children(clause.i)):
                 continue

@@ -18,4 +18,7 @@ EXAMPLES = (
     skips("He left so that she could rest.", "'so that' is no complement clause"),
     skips("It is, I think, fine.", "a parenthetical verb"),
     skips("I think that hotel is nice.", "'that' may be the determiner of a bare noun"),
+    skips("You may find the museum on the main square.", "a noun object, not a clause"),
+    skips("I don't see them closing the road.", "a non-finite clause takes no 'that'"),
+    skips("Like I said there are no rooms left.", "a comment clause takes no 'that'"),
 )

@@ -138,7 +138,8 @@ def changeable(parsed: ParsedText) -> list[int]:
 
 def in_compound(parsed: ParsedText, i: int) -> bool:
     """Whether noun ``i`` may be part of a name: a proper noun, a compound's part ("arts theatre",
-    "city centre", "theatre tickets"), or a noun with a modifier before it ("civic center"). In
+    "city centre", "theatre tickets"), a noun before another noun ("the harbor court hotel"), or a
+    noun with a modifier before it ("civic center"). In
     lower-cased text (the dialogue corpus writes "the cambridge arts theatre", "civic center") a
     name's last word looks like any noun, so a noun changes only with nothing but a determiner, a
     possessive or a number before it ("the centre of town", "295 centers", "travellers to ...")."""
@@ -149,6 +150,8 @@ def in_compound(parsed: ParsedText, i: int) -> bool:
         return True
     if i > 0 and parsed.tokens[i - 1].pos in ("PROPN", "X", "NOUN", "ADJ"):
         return True
+    if i + 1 < len(parsed.tokens) and parsed.tokens[i + 1].pos in ("PROPN", "NOUN"):
+        return True  # a noun before a noun may be a name's first word ("the harbor court hotel")
     return any(c.i < i and c.dep not in ("det", "poss", "predet", "nummod", "case") for c in parsed.children(i))
 
 

@@ -7,6 +7,7 @@ EXAMPLES = (
     changes("It has a lovely theatre in the centre.", "It has a lovely theatre in the center.",
             why="a noun after a modifier may end a lower-cased name (\"civic center\")"),
     skips("Sorry , there is no hotel -s in civic center near soma .", "a lower-cased name"),
+    skips("we are near the harbor court hotel .", "a noun before a noun may begin a lower-cased name"),
     changes("He realized that the color was wrong.", "He realised that the colour was wrong."),
     changes("Organise your travel with us.", "Organize your travel with us.", why="a sentence's first word keeps its capital"),
     changes("We apologise, but the colors are fine.", "We apologize, but the colors are fine.",
