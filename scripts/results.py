@@ -74,7 +74,7 @@ def context_model_section() -> str:
 
 
 def halves_section() -> str:
-    """The context-judged kinds' validity on the development and the test half (scripts/validity_halves.py)."""
+    """The context-judged kinds' validity on the development and the test half (scripts/research/validity_halves.py)."""
     import contextlib
     import io
     import runpy
@@ -103,7 +103,7 @@ def build_page(source: Path, note: str = "") -> str:
             parts.append(f"_missing: {relative} was not produced by this run_")
         parts.append("")
     parts += ["## Validity of the context-judged kinds by half of each corpus", "",
-              "Command: `python scripts/validity_halves.py --card textfooler --card adjective --card passive`. "
+              "Command: `python scripts/research/validity_halves.py --card textfooler --card adjective --card passive`. "
               "Their thresholds were set from development-half texts only; the test half's figure is the one "
               "no threshold saw.", "", halves_section()]
     parts += ["## The context model (the perturbations' own language model)", "", context_model_section()]

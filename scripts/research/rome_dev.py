@@ -1,6 +1,6 @@
 """RoMe's development bench: every scorer or grammar change measured on the same data in seconds.
 
-``python scripts/rome_dev.py --features dev.pkl [--grammar W.safetensors] [--retrain] [--scorer S.json]``
+``python scripts/research/rome_dev.py --features dev.pkl [--grammar W.safetensors] [--retrain] [--scorer S.json]``
 
 It computes RoMe's three features once for every (hypothesis, reference) pair of the development
 data and keeps them in ``--features``: the cases of every shipped perturbation suite (built as

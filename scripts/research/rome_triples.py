@@ -1,6 +1,6 @@
 """A hand-written sanity set: 30 (reference, meaning kept, meaning changed) triples.
 
-``python scripts/rome_triples.py rome bertscore moverscore ...`` prints, per metric, how many
+``python scripts/research/rome_triples.py rome bertscore moverscore ...`` prints, per metric, how many
 triples it orders right (the kept text strictly better than the changed one, by the harness's
 DEMETR rule: TER's direction flipped, ties fail) and which it loses. Scores come from the one
 engine (:mod:`rome.core.engine`); idf-like metrics are fitted on all 60 pairs.

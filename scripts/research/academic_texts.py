@@ -1,6 +1,6 @@
 """Sentences of academic prose from the seed papers, as a JSONL corpus for a held-out validity check.
 
-    python scripts/academic_texts.py --out academic.jsonl [--shared ../shared]
+    python scripts/research/academic_texts.py --out academic.jsonl [--shared ../shared]
     rome validity --draw passive_form --data academic.jsonl --seed 2027 --out CARD.todo.jsonl
 
 The three shipped corpora (dialogue, news, WebNLG) are where the perturbations' constraints were
@@ -23,7 +23,7 @@ MIN_WORDS, MAX_WORDS = 8, 35
 ALPHABETIC_SHARE = 0.85
 EXCLUDED = ("=", "http", "[", "{", "|", "\\", "@", "%")
 #: the project's development material (the seed papers are not part of the package): beside the checkout
-DEFAULT_SHARED = Path(__file__).resolve().parents[2] / "shared"
+DEFAULT_SHARED = Path(__file__).resolve().parents[3] / "shared"
 
 
 def sentences(text: str) -> list[str]:

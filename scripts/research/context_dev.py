@@ -1,6 +1,6 @@
 """Development lines for blind readers: word swaps judged by the context model, thresholds off.
 
-    python scripts/context_dev.py --out ../_dev/textfooler            # seeded; about 15 min on 2 CPUs
+    python scripts/research/context_dev.py --out ../_dev/textfooler            # seeded; about 15 min on 2 CPUs
 
 The thresholds of TextFooler and of the adjective swap (:mod:`perturbations.context_fit`: the fit
 ``delta``, the bigram ratio, the sense share) are set from blind labels, so the labelled swaps must span
@@ -33,7 +33,7 @@ import time
 from collections import Counter, defaultdict
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 CORPORA = ("dialogue", "news", "webnlg")
@@ -217,7 +217,7 @@ def draw(pool: list[dict], total: int, high_share: float | None, rng: random.Ran
 
 README = """# Development lines for the context-judged word swaps (TextFooler, adjective)
 
-Written by `python scripts/context_dev.py --out {out} --texts {texts} --adjective-texts {adjective_texts}
+Written by `python scripts/research/context_dev.py --out {out} --texts {texts} --adjective-texts {adjective_texts}
 --seed {seed}` (rome-harness,
 context model `{model}`). Texts: the DEVELOPMENT half of the shipped corpora dialogue, news and webnlg
 (`sha256(f"{{corpus}}:{{source_id}}")` even; never WMT 2021). Candidates: WordNet synonyms (every sense)
