@@ -1,6 +1,6 @@
 """Validity of each card on the development and the test half of its corpus.
 
-    python scripts/research/validity_halves.py [--cards perturbations/cards] [--card textfooler --card passive ...]
+    python scripts/validity_halves.py [--cards perturbations/cards] [--card textfooler --card passive ...]
 
 The context-judged perturbations (TextFooler, adjective, passive) had their thresholds set by reading
 variants of development-half texts only: a text of corpus C with source id S is in the development half
@@ -22,7 +22,7 @@ def development_half(corpus: str, source_id: str) -> bool:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--cards", type=Path, default=Path(__file__).resolve().parents[2] / "perturbations" / "cards")
+    parser.add_argument("--cards", type=Path, default=Path(__file__).resolve().parents[1] / "perturbations" / "cards")
     parser.add_argument("--card", action="append", default=None, help="card name(s) (default: every card)")
     args = parser.parse_args(argv)
     from reports.stats import wilson_interval
