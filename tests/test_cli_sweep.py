@@ -11,8 +11,8 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import sqlite3
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
