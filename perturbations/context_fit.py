@@ -37,8 +37,8 @@ from rome.core.parsing import ParsedText
 # The thresholds below are set by ``python scripts/research/context_thresholds.py`` from the developer's labels of
 # development-half lines (``scripts/research/context_labels.jsonl``): no setting of the grid keeps 90 % of the
 # labelled swaps valid with at least 20 valid ones kept (10 for antonyms), so each is the setting with the
-# highest share valid (head 96b626b93692, 24,000 texts: synonyms 24 of 37 kept valid, 65 %; antonyms 14 of
-# 19, 74 %). Re-run the script when the context model's head changes.
+# highest share valid (on the head they were fitted with, 24,000 texts: synonyms 24 of 37 kept valid, 65 %;
+# antonyms 14 of 19, 74 %). Re-run the script when the context model's head changes.
 
 #: default largest drop in log-probability (natural log) from the original to a synonym in its slot
 SYNONYM_DELTA = 1.5

@@ -6,7 +6,7 @@
 The three shipped corpora (dialogue, news, WebNLG) are where the perturbations' constraints were
 checked and their failures read; a card drawn on text of another genre, judged once after the rules
 were frozen, is the independent figure. The seed papers (``../shared/seeds`` beside the checkout; they
-are not shipped) are English academic prose no constraint was written from in that round. Each
+are not shipped) are English academic prose no constraint was written from. Each
 sentence is both ``reference`` and ``original`` (only the original is perturbed for a card). Filters, fixed before any draw: the review
 copies' three-digit line numbers removed, 8-35 words, ending with a period, at least 85 % alphabetic
 words, no formulas, links, brackets or percentages.

@@ -108,7 +108,7 @@ def features(parsed, c, original_logp: float, candidate_logp: float, rank: int, 
 
 
 def legacy_rules(parsed) -> dict[str, set[int]]:
-    """Tokens the former round-2 word constraints allowed (to measure whether one still adds validity)."""
+    """Tokens the former word constraints allowed (to measure whether one still adds validity)."""
     from perturbations.constraints import DescriptiveAdjectives, FreeComplements, SynonymousAdjectives
 
     return {"legacy_free_complements": FreeComplements().allowed(parsed),
@@ -237,7 +237,7 @@ lines span the whole range of the context model's scores; one swap per line.
   `zipf_*`, SemCor sense features (`shared_sense_share`, `shared_sense_rank`, `shared_sense_count`,
   `dominant_sense`, `uses`, `candidate_uses`; antonyms: `antonym_sense_share`), and what the former rules
   would have said (`legacy_dominant_synonym` / `legacy_dominant_antonym`: the old dominant-sense gate;
-  `legacy_free_complements`, `legacy_descriptive_adjective`, `legacy_concrete_head`: the round-2 word
+  `legacy_free_complements`, `legacy_descriptive_adjective`, `legacy_concrete_head`: the former word
   constraints), the part of speech, the swap and its synset.
 - Counts per kind and corpus: {counts}
 """
