@@ -22,8 +22,8 @@ its slot, with resources independent of every metric under test:
 
 Both thresholds are parameters, recorded by :meth:`describe` in the perturbation's fingerprint, with the
 context model's signature, so cached cases and validity cards re-key when a threshold or the model
-changes. Their values are set by ``scripts/context_thresholds.py`` from labels of development lines
-(drawn by ``scripts/context_dev.py``).
+changes. Their values are set by ``scripts/research/context_thresholds.py`` from labels of development lines
+(drawn by ``scripts/research/context_dev.py``).
 """
 
 from __future__ import annotations
@@ -34,11 +34,11 @@ from dataclasses import replace
 from perturbations.recipe import Candidate, CandidateConstraint
 from rome.core.parsing import ParsedText
 
-# The thresholds below are set by ``python scripts/context_thresholds.py`` from the developer's labels of
-# development-half lines (``scripts/context_labels.jsonl``): no setting of the grid keeps 90 % of the
+# The thresholds below are set by ``python scripts/research/context_thresholds.py`` from the developer's labels of
+# development-half lines (``scripts/research/context_labels.jsonl``): no setting of the grid keeps 90 % of the
 # labelled swaps valid with at least 20 valid ones kept (10 for antonyms), so each is the setting with the
-# highest share valid (head 96b626b93692, 24,000 texts: synonyms 24 of 37 kept valid, 65 %; antonyms 14 of
-# 19, 74 %). Re-run the script when the context model's head changes.
+# highest share valid (on the head they were fitted with, 24,000 texts: synonyms 24 of 37 kept valid, 65 %;
+# antonyms 14 of 19, 74 %). Re-run the script when the context model's head changes.
 
 #: default largest drop in log-probability (natural log) from the original to a synonym in its slot
 SYNONYM_DELTA = 1.5

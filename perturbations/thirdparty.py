@@ -88,7 +88,7 @@ def _flair_importable() -> bool:
         return False
     try:
         importlib.import_module("flair")
-    except Exception:  # broken against transformers 5
+    except (ImportError, AttributeError):  # broken against transformers 5: a name it imports, or reads, is gone
         for name in FLAIR_MODULES:
             sys.modules.pop(name, None)
         return False

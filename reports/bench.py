@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from reports.tables import provenance
 from rome.core.encoder import Encoder, get_encoder
 from rome.core.engine import FitCorpus, ScoringEngine
 from rome.core.parsing import clear_parse_caches
@@ -144,4 +145,5 @@ def format_table(result: BenchResult) -> str:
         split = ", ".join(f"{k} {v:.2f}s ({v / total:.0%})" for k, v in result.rome_steps_s.items())
         lines.append(f"RoMe by step: {split}")
     lines.append(f"peak RSS: {result.peak_rss_mb:.0f} MB")
+    lines.append(f"Produced by rome bench, {provenance()}")
     return "\n".join(lines)

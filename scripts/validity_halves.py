@@ -22,7 +22,7 @@ def development_half(corpus: str, source_id: str) -> bool:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--cards", type=Path, default=Path(__file__).resolve().parent.parent / "perturbations" / "cards")
+    parser.add_argument("--cards", type=Path, default=Path(__file__).resolve().parents[1] / "perturbations" / "cards")
     parser.add_argument("--card", action="append", default=None, help="card name(s) (default: every card)")
     args = parser.parse_args(argv)
     from reports.stats import wilson_interval

@@ -1,24 +1,10 @@
 """Space-slip typos (CheckList's neighbour swap, one kind of slip): a letter swapped with the space next to it ("the hotel" -> "th ehotel").
 
-The perturbation marks typos ``decrease`` (the form is damaged), but a reader still
-understands the sentence: a good metric notices (the score drops a little) without
-collapsing (the drop stays small). Two checks on the same cases say both. In-word and
-space slips are separate suites because some metrics cannot see one kind by construction
-(chrF removes spaces before counting character n-grams). Digits are never touched.
+The same suite as ``suites/typos_in_word.py`` (:func:`~suites.typos_in_word.typo_suite`) with the other
+slip: chrF removes spaces before counting character n-grams, so it cannot see this kind by construction.
 """
 
-from suites.harness import ALL, CorpusSource, Decrease, Invariant, Perturb, Suite
+from suites.harness import Suite
+from suites.typos_in_word import typo_suite
 
-SUITE = Suite(
-    name="typos_space",
-    description='One typo in a human paraphrase: a letter swapped with the space next to it ("the hotel" -> "th ehotel").',
-    data=CorpusSource("dialogue"),  # any shipped corpus or JSONL with --data (rome suite --list-corpora)
-    n=200,
-    seed=0,
-    perturbation=Perturb("typos", {"slip": "space"}),
-    metrics=ALL,
-    checks=[
-        Decrease(name="noticed", margin=0.01, min_pass_rate=0.8),
-        Invariant(name="small_drop", expectation="decrease", tolerance=0.5, min_pass_rate=0.8),
-    ],
-)
+SUITE: Suite = typo_suite("space")

@@ -1,7 +1,7 @@
 """The real ``moverscore_v2`` (moverscore 1.0.3) made importable offline on CPU, patched in memory.
 
 Used as the test oracle for ``baselines.moverscore`` (tests/test_baselines_moverscore.py) and by
-scripts/bench_baselines.py, scripts/baselines_agreement.py and scripts/moverscore_degenerate.py.
+scripts/research/bench_baselines.py, scripts/research/baselines_agreement.py and scripts/research/moverscore_degenerate.py.
 Nothing of the package's source is copied or edited: transformers and numpy are patched in
 memory around its import, for the five obstacles listed in docs/moverscore.md:
 

@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from reports.annotate.app import create_app
-from reports.annotate.cases import Case, load_cases
+from reports.annotate.cases import AnnotationPair, load_cases
 from reports.annotate.store import AnnotationStore
 from reports.cli import main
 
@@ -28,7 +28,7 @@ CASES = [
 ]
 GOOD = {"fluency": 2, "semantics": 3, "grammar": 1}
 #: the opaque id the page shows and posts back for each case
-KEY = {c["id"]: Case(c["id"], (), "").public_id for c in CASES}
+KEY = {c["id"]: AnnotationPair(c["id"], (), "").public_id for c in CASES}
 
 
 @pytest.fixture

@@ -230,3 +230,22 @@ def test_a_hit_while_another_process_writes_is_served_without_waiting_for_its_lo
     assert last_use(path, pair_key("sig", hypothesis, reference)) == old  # left unrecorded, nothing failed
     cache.put_many("sig", pairs("b", 1))  # the cache still writes afterwards
     assert cache.count("sig") == 2
+
+
+@pytest.mark.parametrize("limit", ["inf", "1e400"])
+def test_an_infinite_max_mb_is_no_size_limit(cache_dir, capsys, limit):
+    """``--max-mb inf`` (or a number too large for a float) means no size limit: nothing is dropped for size, the
+    other rules still apply, and no OverflowError escapes."""
+    path = cache_dir / "scores.sqlite"
+    cache = ScoreCache(path)
+    cache.put_many("old", pairs("old", 20))
+    cache.put_many("recent", pairs("recent", 20))
+    cache.close()
+    age(path, "old", 40)
+    code, out, _ = cli(capsys, "prune", "--max-mb", limit)
+    assert code == 0, out
+    assert ScoreCache(path).count("old") == 20
+    code, out, _ = cli(capsys, "prune", "--max-mb", limit, "--older-than", "30")
+    assert code == 0 and "dropped 20 scores" in out
+    cache = ScoreCache(path)
+    assert cache.count("old") == 0 and cache.count("recent") == 20

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -283,6 +284,31 @@ def test_ray_at_a_dead_address_fails_fast_with_one_line(tmp_path):
                    timeout=120)
     one_line_error(done, "no Ray cluster answers at 127.0.0.1:1")
     assert time.monotonic() - started < 60 and not out.exists()
+
+
+def test_ray_at_an_address_that_is_not_ray_fails_with_one_line(tmp_path):
+    """D7: an address that accepts TCP but is not Ray (here ``python -m http.server``) hung > 170 s in
+    ``ray.init``; it is one rome line, before Ray starts (a hang would exceed the subprocess's timeout)."""
+    pytest.importorskip("ray")
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    server = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(100):  # until it listens
+            with socket.socket() as probe:
+                if probe.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(0.1)
+        out = tmp_path / "out.jsonl"
+        done = run_cli(*score(pairs_file(tmp_path / "in.jsonl", 2), out, "--engine", "ray", "--ray-address",
+                              f"127.0.0.1:{port}"), timeout=120)
+        one_line_error(done, f"127.0.0.1:{port} accepts connections but is not Ray")
+        assert not out.exists()
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
 
 
 # -- defects 9, 10: nesting, huge numbers, NaN / Infinity in any JSON input ----------------------------------

@@ -87,3 +87,25 @@ def test_general_frequencies_and_bigrams_are_there():
     assert bigram_count("Respond", "TO") == bigram_count("respond", "to")
     assert bigram_count("qwzx", "to") == 0
     assert zipf("phone") > zipf("telephone") > 0
+
+
+def test_concurrent_callers_restore_torch_threads_to_what_they_were():
+    """The one-thread setting is process-wide: two callers that overlap (A in, B in, A out, B out) leave torch's
+    thread count as it was before A, never at the 1 that B would have saved as the original."""
+    import torch
+
+    from rome.context.model import one_torch_thread
+
+    before = torch.get_num_threads()
+    torch.set_num_threads(3)
+    try:
+        a, b = one_torch_thread(torch), one_torch_thread(torch)
+        a.__enter__()
+        assert torch.get_num_threads() == 1
+        b.__enter__()
+        a.__exit__(None, None, None)
+        assert torch.get_num_threads() == 1  # B is still inside
+        b.__exit__(None, None, None)
+        assert torch.get_num_threads() == 3
+    finally:
+        torch.set_num_threads(before)

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from reports.cli import build_parser
-from suites.harness.spec import available_suites
+from suites.harness.spec import SUITE_ALIASES, available_suites
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -85,7 +85,7 @@ def _check_command(line: str) -> list[str]:
             problems.append(f"`{line}`: no sub-command {words[0]!r}")
             return problems
         parser = choices[words.pop(0)]
-    if parser.prog == "rome suite" and words and _names_a_suite(words[0]) and words[0] not in available_suites():
+    if parser.prog == "rome suite" and words and _names_a_suite(words[0]) and words[0] not in [*available_suites(), *SUITE_ALIASES]:
         problems.append(f"`{line}`: no shipped suite {words[0]!r}")
     known = set(parser._option_string_actions)
     for word in words:

@@ -70,7 +70,7 @@ DEV_LABELS = Path(__file__).parent / "fixtures" / "passive_dev_labels.jsonl"
 
 @pytest.mark.slow
 def test_the_threshold_keeps_every_development_line_read_as_valid():
-    """NATURALNESS_DELTA (scripts/passive_threshold.py) must not refuse a development-half variant the
+    """NATURALNESS_DELTA (scripts/research/passive_threshold.py) must not refuse a development-half variant the
     developer's reading calls valid; this fails when the context model's head changes and the threshold
     was not re-checked."""
     rows = [json.loads(line) for line in DEV_LABELS.read_text(encoding="utf-8").splitlines() if line.strip()]

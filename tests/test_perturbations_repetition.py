@@ -83,3 +83,15 @@ def test_a_text_of_only_suffixes_and_placeholders_is_skipped():
     from perturbations.repetition import Repetition
 
     assert Repetition().apply("X -s X", 0).skipped == "no word to repeat"
+
+
+def test_a_decomposed_accent_stays_on_its_letter():
+    """A word is a run of grapheme clusters: "cafe" + U+0301 is repeated whole, never as "cafe cafe" before
+    the accented original."""
+    text = "cafe\u0301 noir"
+    (variant,) = Repetition(min_repeats=2, max_repeats=2).apply(text, 0).variants
+    assert variant.text in ("cafe\u0301 cafe\u0301 cafe\u0301 noir", "cafe\u0301 noir noir noir"), variant.text
+    for seed in range(20):
+        (variant,) = Repetition().apply(text, seed).variants
+        assert all(not word.startswith("\u0301") for word in variant.text.split()), variant.text
+        assert variant.text.count("cafe") == variant.text.count("cafe\u0301"), variant.text

@@ -8,7 +8,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 FOLDERS = ("rome", "perturbations", "baselines", "suites", "reports", "scripts", "tests")
-#: a repository path such as scripts/bench_baselines.py (placeholders in capitals, like suites/NAME.py, are not paths)
+#: a repository path such as scripts/research/bench_baselines.py (placeholders in capitals, like suites/NAME.py, are not paths)
 PATH = re.compile(r"(?<![\w/.-])((?:scripts|tests|docs|suites|reports|rome|baselines|perturbations)/[\w/.-]*"
                   r"\.(?:py|md|jsonl|json|sh|safetensors))(?![\w])")
 #: files a committed script writes rather than the tree holding them: named while the writer exists

@@ -235,7 +235,7 @@ def test_reader_agreement_counts_verdicts_labels_and_kappa():
 
 
 def test_shipped_second_readings_are_lines_of_their_cards():
-    """Every line of every second-reader file is still a line of its card (scripts/reader_agreement.py,
+    """Every line of every second-reader file is still a line of its card (scripts/research/reader_agreement.py,
     docs/validity.md): after a card is re-drawn, lines the code no longer produces must leave the second
     reading too, or its table would quote lines the card no longer holds."""
     seconds = sorted((ROOT / "perturbations" / "cards").glob("*/second_reader/*.jsonl"))

@@ -124,10 +124,10 @@ def test_bad_input_is_a_one_line_error(classifier):
 @pytest.mark.slow
 @pytest.mark.parametrize(("part", "accuracy", "mcc"), [("in_domain_dev", 0.74, 0.34), ("out_of_domain_dev", 0.71, 0.25)])
 def test_dev_regression(classifier, part, accuracy, mcc):
-    """The committed weights (round 4) measured 0.755 / 0.363 (in domain, 527 sentences) and 0.721 /
+    """The committed weights measured 0.755 / 0.363 (in domain, 527 sentences) and 0.721 /
     0.264 (out of domain, 516) accuracy / MCC (docs/grammar.md); always "acceptable" scores 0.69 /
     0.0, and a loading or pooling bug falls far below these bounds. Runs of one recipe differ by
-    several points of MCC between the two sets (round 3: 0.326 / 0.301), so the bounds sit a little
+    several points of MCC between the two sets (an earlier head: 0.326 / 0.301), so the bounds sit a little
     under the committed run's, not at it."""
     texts, labels = read_cola(part)
     scores = binary_metrics(labels, classifier.prob_acceptable(texts))

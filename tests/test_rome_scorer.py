@@ -1,4 +1,4 @@
-"""RoMe's scorers: the committed penalty form (round 3) and rounds 1-2's monotone networks."""
+"""RoMe's scorers: the committed penalty form and the earlier monotone networks."""
 
 from __future__ import annotations
 

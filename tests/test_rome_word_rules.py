@@ -1,4 +1,4 @@
-"""Round 4's word rules, on the real encoder and parser: one lemma is one word, two different
+"""RoMe's word rules, on the real encoder and parser: one lemma is one word, two different
 numbers are two words, the passive's own words weigh nothing (inputs and expected outputs)."""
 
 from __future__ import annotations

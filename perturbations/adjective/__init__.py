@@ -40,13 +40,9 @@ from dataclasses import replace
 from perturbations.base import Edit, Perturbation, Result, Variant, apply_edits
 from perturbations.constraints import (
     RESTRICTIVE_ADJECTIVES,
-    AdjectivePosition,
     ClearUse,
     MultiWordUnits,
     NotRestrictive,
-    NotSameLemma,
-    NoWordExchange,
-    PartOfSpeechInContext,
     PlainAdjectives,
     ProtectedWords,
     SenseShare,
@@ -58,7 +54,6 @@ from perturbations.context_fit import (
     MIN_SENSE_SHARE,
     SYNONYM_DELTA,
     Collocation,
-    ContentCandidates,
     FitsContext,
     model_signature,
     pass_groups,
@@ -71,6 +66,7 @@ from perturbations.language.inflection import inflect
 from perturbations.language.senses import wordnet_antonyms, wordnet_synonyms
 from perturbations.parsers import require_spacy_labels
 from perturbations.recipe import Candidate, acceptable, acceptable_all, allowed_tokens, describe_constraints
+from perturbations.textfooler import structure_constraints
 from rome.core.parsing import ParsedText, Token
 
 ADJECTIVE_TAGS = ("JJ", "JJR", "JJS")
@@ -100,8 +96,7 @@ class AdjectiveSwap(Perturbation):
         self.top_k = max(1, int(top_k))
         self.require_both = require_both
         self.word_constraints = [ProtectedWords(), ClearUse(), MultiWordUnits(), NotRestrictive(), PlainAdjectives()]
-        self.structure = [NoWordExchange(), NotSameLemma(), ContentCandidates(), AdjectivePosition(),
-                          PartOfSpeechInContext()]
+        self.structure = structure_constraints()  # TextFooler's: the same swap keeps the same structure
         self.synonym_checks = [SenseShare(min_sense_share), Collocation(min_bigram_ratio)]
         self.synonym_fit = FitsContext(synonym_delta, synonym_min_logp)
         self.antonym_fit = FitsContext(antonym_delta)

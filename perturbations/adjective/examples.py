@@ -2,7 +2,7 @@
 
 Each variant is one a careful reader accepts (a synonym that keeps the statement, an antonym that reverses
 it); the skip rows restate failure shapes reported in the issues (regression tests, not evidence). The
-context model's thresholds are set by scripts/context_thresholds.py: a row that changes when they are
+context model's thresholds are set by scripts/research/context_thresholds.py: a row that changes when they are
 re-set says which swap the new thresholds let through or refuse."""
 
 from perturbations.recipe import changes, skips

@@ -42,7 +42,7 @@ FRAMES = {
 #: sparse to say that one sense dominates (SemCor is small: most words have fewer than 20 tagged uses)
 MIN_SENSE_COUNT = 10
 #: the dominant sense must carry this share of the word's counted uses (of those that fit its usage).
-#: Raised from 2/3 after the blind cards at 3d26a5b: with 2/3 a word whose second sense has a third of
+#: Four in five, not two in three: with 2/3 a word whose second sense has a third of
 #: the uses ("employ": use 75 %, hire 25 %; "program": plan 71 %) was swapped in its minor sense on news
 #: and data-to-text; four in five leaves the minor senses under one use in five (the fresh cards test it)
 DOMINANT_SHARE = 4 / 5

@@ -9,8 +9,8 @@ kept when
 
     mean_pll(variant sentence) - mean_pll(original sentence) >= -delta
 
-``delta`` (:data:`NATURALNESS_DELTA`) is set by ``scripts/passive_threshold.py`` from labelled
-development-half texts (``scripts/passive_dev.py`` draws them) and the gold set; only the sentence holding
+``delta`` (:data:`NATURALNESS_DELTA`) is set by ``scripts/research/passive_threshold.py`` from labelled
+development-half texts (``scripts/research/passive_dev.py`` draws them) and the gold set; only the sentence holding
 the clause is scored, so a long text costs no more than its rewritten sentences.
 """
 
@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 #: how far the variant's mean log-probability per word piece may fall below the original's (nats). Set by
-#: ``scripts/passive_threshold.py``: the smallest multiple of 0.1 that keeps every development line read as
+#: ``scripts/research/passive_threshold.py``: the smallest multiple of 0.1 that keeps every development line read as
 #: valid (tests/fixtures/passive_dev_labels.jsonl, development-half texts of the three shipped corpora) and
 #: every expected passive of the gold set (tests/fixtures/passive_gold.jsonl). On those readings the
 #: difference does not separate valid from invalid passives (most passives score above their original), so

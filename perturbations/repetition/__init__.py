@@ -6,27 +6,31 @@ perturbation is cheap and works on any text; content words are preferred over fu
 (:data:`perturbations.language.function_words.FUNCTION_WORDS`, the closed classes), since "the the the" is a different, easier failure. Split
 suffixes ("hotel -s s s s") and the placeholder ``X`` are not words and are never repeated. A one-token
 unit (:data:`perturbations.language.spans.ATOMIC_RE`: "19,500", "30955.0", "2.7%", "J.R.R.") is one word:
-it is repeated whole ("19,500 19,500 19,500"), never a piece of it ("19,500 500 500").
+it is repeated whole ("19,500 19,500 19,500"), never a piece of it ("19,500 500 500"). Words are runs of
+grapheme clusters (the ``regex`` package's ``\\w`` takes a letter's combining marks with it), so a decomposed
+"café" is repeated with its accent, never split from it.
 """
 
 from __future__ import annotations
 
 import random
-import re
+
+import regex
 
 from perturbations.base import Edit, Perturbation, Result, Variant, apply_edits
 from perturbations.language.function_words import FUNCTION_WORDS
 from perturbations.language.spans import ATOMIC_RE
 
-#: a one-token unit first (so "19,500" is one match), else a word with inner apostrophes or hyphens
-WORD = re.compile(ATOMIC_RE.pattern + r"|\w+(?:['\u2019-]\w+)*")
+#: a one-token unit first (so "19,500" is one match), else a word with inner apostrophes or hyphens; ``regex``'s
+#: ``\w`` keeps combining marks with their letter (``re``'s stops before them: "cafe" + U+0301 -> "cafe")
+WORD = regex.compile(ATOMIC_RE.pattern + r"|\w+(?:['\u2019-]\w+)*")
 
 
 #: BAGEL's delexicalised name/place token: repeating it repeats no word of the sentence
 PLACEHOLDER = "X"
 
 
-def is_word(text: str, match: re.Match) -> bool:
+def is_word(text: str, match: regex.Match) -> bool:
     """Not a split suffix or clitic of the tokenised data ("hotel -s", "hotel 's") and not ``X``."""
     start = match.start()
     glued = start > 0 and text[start - 1] in "-'\u2019" and (start == 1 or text[start - 2].isspace())

@@ -2,7 +2,7 @@
 
 Each change is one a careful reader accepts; the skip rows marked "issue" restate failure shapes reported in
 the issues (regression tests, not evidence). The context model's thresholds are set by
-scripts/context_thresholds.py: a row that changes when they are re-set says which swap the new thresholds
+scripts/research/context_thresholds.py: a row that changes when they are re-set says which swap the new thresholds
 let through or refuse."""
 
 from perturbations.recipe import changes, skips

@@ -11,7 +11,7 @@ import functools
 import random
 import re
 
-from perturbations.base import Perturbation, Result, Variant
+from perturbations.base import Edit, Perturbation, Result, Variant
 from perturbations.language.spans import diff_edits
 
 
@@ -36,6 +36,24 @@ PLACEHOLDER = re.compile(r"(?<!\w)X(?!\w)")
 
 #: the two kinds of slip, reported separately: chrF drops spaces, so it cannot see a space slip
 SLIPS = ("in_word", "space")
+
+
+def swap_edits(text: str, changed: str, swapped: set[int]) -> tuple[Edit, ...]:
+    """The word-level edits of neighbour swaps at ``swapped`` (``changed`` has ``text``'s length), each diffed
+    within the words around it only: a diff of the whole text costs quadratic time in its length."""
+    windows: list[list[int]] = []
+    for j in sorted(swapped):
+        lo, hi = j, j + 1
+        while lo > 0 and not text[lo - 1].isspace() and not changed[lo - 1].isspace():
+            lo -= 1
+        while hi < len(text) and not text[hi].isspace() and not changed[hi].isspace():
+            hi += 1
+        if windows and lo <= windows[-1][1]:
+            windows[-1][1] = max(windows[-1][1], hi)
+        else:
+            windows.append([lo, hi])
+    return tuple(Edit(lo + e.start, lo + e.end, e.old, e.new)
+                 for lo, hi in windows for e in diff_edits(text[lo:hi], changed[lo:hi]))
 
 
 class Typos(Perturbation):
@@ -81,7 +99,7 @@ class Typos(Perturbation):
             return Result.skip(text, f"no place for a {self.slip.replace('_', '-')} slip")
         changed = "".join(chars)
         meta = {"slip": self.slip, "n_typos": len(done) // 2}
-        return Result(text, (Variant(changed, self.kind, "decrease", diff_edits(text, changed), meta),))
+        return Result(text, (Variant(changed, self.kind, "decrease", swap_edits(text, changed, done), meta),))
 
     def _real_word(self, chars: list[str], j: int) -> bool:
         """An in-word swap that spells another English word ("on" -> "no", "There" -> "Three") is a

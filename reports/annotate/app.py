@@ -1,7 +1,7 @@
 """The annotation web app (Flask): one page, a small JSON API, and its own static files.
 
 The browser never names a file: cases are addressed by their index in the loaded list and
-by an opaque id (:attr:`Case.public_id`; the real case id, which names the suite and so the
+by an opaque id (:attr:`AnnotationPair.public_id`; the real case id, which names the suite and so the
 perturbation, never reaches the page), the annotator is fixed when the server starts, and
 static files go through Flask's ``safe_join``.
 Every submitted rating is validated (known case, the three known criteria, integers 1-3) before
@@ -20,7 +20,7 @@ from flask import Flask, abort, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
 from reports.annotate import CRITERIA
-from reports.annotate.cases import Case
+from reports.annotate.cases import AnnotationPair
 from reports.annotate.store import AnnotationStore, Rating, validate_scores
 from rome.core.errors import InputError
 from rome.core.jsonl import loads
@@ -36,7 +36,7 @@ _CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'
 class Session:
     """The loaded cases and one annotator's view of the store."""
 
-    def __init__(self, cases: Sequence[Case], store: AnnotationStore, annotator: str):
+    def __init__(self, cases: Sequence[AnnotationPair], store: AnnotationStore, annotator: str):
         self.cases = list(cases)
         self.store = store
         self.annotator = annotator
@@ -170,7 +170,7 @@ def new_app(import_name: str, trusted_hosts: list[str] | None) -> Flask:
     return app
 
 
-def create_app(cases: Sequence[Case], store: AnnotationStore, annotator: str,
+def create_app(cases: Sequence[AnnotationPair], store: AnnotationStore, annotator: str,
                trusted_hosts: list[str] | None = LOOPBACK_HOSTS) -> Flask:
     """The app for one annotator; ``trusted_hosts=None`` accepts any Host header (non-loopback binds)."""
     if not cases:

@@ -12,7 +12,7 @@ from rome.core.jsonl import read_jsonl, require_text
 
 
 @dataclass(frozen=True)
-class Case:
+class AnnotationPair:
     """One reference/hypothesis pair; ``references`` holds one or more references."""
 
     case_id: str
@@ -32,7 +32,7 @@ class Case:
         return hashlib.sha256(payload.encode("utf-8")).hexdigest()[:16]
 
 
-def _case_from(obj: dict, where: str) -> Case:
+def _case_from(obj: dict, where: str) -> AnnotationPair:
     """Suite output (``case_id``, ``reference``, ``variant``) or plain (``id``, ``reference``, ``hypothesis``).
 
     A line that names its ``suite`` (every suite output does) gets the id ``suite/case_id``:
@@ -55,12 +55,12 @@ def _case_from(obj: dict, where: str) -> Case:
     suite = obj.get("suite")
     if suite is not None and (not isinstance(suite, str) or not suite.strip()):
         raise InputError(f"{where}: field 'suite' must be a non-empty string")
-    return Case(f"{suite.strip()}/{case_id}" if suite else str(case_id), references, hypothesis)
+    return AnnotationPair(f"{suite.strip()}/{case_id}" if suite else str(case_id), references, hypothesis)
 
 
-def load_cases(path: str | Path) -> list[Case]:
+def load_cases(path: str | Path) -> list[AnnotationPair]:
     """All cases of ``path`` in file order; duplicate ids and empty files are input errors."""
-    cases: list[Case] = []
+    cases: list[AnnotationPair] = []
     seen: dict[str, int] = {}
     for number, obj in read_jsonl(path):
         case = _case_from(obj, f"{path}:{number}")

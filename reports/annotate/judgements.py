@@ -175,7 +175,9 @@ def highlighted(text: str, variant: str, edits: object) -> tuple[list[list], lis
 
 
 @dataclass(frozen=True)
-class Judgement:
+class SavedLabel:
+    """One reader's label of one card line, as the store keeps it (``text_hash``: the line it was given to)."""
+
     line_key: str
     annotator: str
     label: str
@@ -238,30 +240,30 @@ class JudgementStore(SqliteStore):
         if self._stored_version(create, _SCHEMA, "judgements_schema", SCHEMA_VERSION) != SCHEMA_VERSION:
             raise InputError(f"{self.path}: this version reads judgement store schema {SCHEMA_VERSION}")
 
-    def save(self, line: CardLine, annotator: str, label: object, note: object) -> Judgement:
+    def save(self, line: CardLine, annotator: str, label: object, note: object) -> SavedLabel:
         """Insert or replace this annotator's judgement of the line, committed before returning."""
         label, note = validate_judgement(line, label, note)
-        row = Judgement(line.key, annotator, label, note, line.text_hash, utc_timestamp())
+        row = SavedLabel(line.key, annotator, label, note, line.text_hash, utc_timestamp())
         self._write("INSERT INTO judgements VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (line_key, annotator) DO UPDATE "
                     "SET expectation=excluded.expectation, label=excluded.label, note=excluded.note, "
                     "text_hash=excluded.text_hash, updated_at=excluded.updated_at",
                     (line.key, annotator, line.expectation, label, note, row.text_hash, row.updated_at))
         return row
 
-    def judgements(self, annotator: str) -> dict[str, Judgement]:
+    def judgements(self, annotator: str) -> dict[str, SavedLabel]:
         """This annotator's judgements by line key (whatever their texts were)."""
         with self._lock:
             rows = self._conn.execute("SELECT line_key, annotator, label, note, text_hash, updated_at "
                                       "FROM judgements WHERE annotator = ?", (annotator,)).fetchall()
-        return {r[0]: Judgement(*r) for r in rows}
+        return {r[0]: SavedLabel(*r) for r in rows}
 
-    def current(self, lines: list[CardLine], annotator: str) -> dict[str, Judgement]:
+    def current(self, lines: list[CardLine], annotator: str) -> dict[str, SavedLabel]:
         """The judgements of ``lines`` whose texts are unchanged since they were judged."""
         rows = self.judgements(annotator)
         return {x.key: rows[x.key] for x in lines if x.key in rows and rows[x.key].text_hash == x.text_hash}
 
 
-def labelled_card(lines: list[CardLine], judgements: Mapping[str, Judgement]) -> list[dict[str, Any]]:
+def labelled_card(lines: list[CardLine], judgements: Mapping[str, SavedLabel]) -> list[dict[str, Any]]:
     """The todo card's lines, same order and fields, each with its label and note; every line must be judged."""
     missing = [i + 1 for i, x in enumerate(lines) if x.key not in judgements]
     if missing:
@@ -270,7 +272,7 @@ def labelled_card(lines: list[CardLine], judgements: Mapping[str, Judgement]) ->
     return [{**x.raw, "label": judgements[x.key].label, "note": judgements[x.key].note} for x in lines]
 
 
-def write_labelled_card(lines: list[CardLine], judgements: Mapping[str, Judgement], out: str | Path,
+def write_labelled_card(lines: list[CardLine], judgements: Mapping[str, SavedLabel], out: str | Path,
                         inputs: Sequence[tuple[str, Path | None]] = ()) -> Path:
     """Write the labelled card to ``out`` with the one safe writer (lock, beside then rename), checked to load
     as a card before it replaces anything; never over one of ``inputs`` (the todo card, the store) nor over

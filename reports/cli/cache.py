@@ -6,13 +6,15 @@ edited metric signs anew and its old entries are never served again. ``rome cach
 entries per signature with their last use and whether a metric installed now still has that
 signature; ``rome cache prune`` drops entries not used for ``--older-than DAYS``, the scores of
 signatures no current metric has (``--keep-signatures current``) and the least recently used entries
-down to ``--max-mb``, then compacts the file. ``--dry-run`` says what it would drop.
+down to ``--max-mb``, then compacts the file. ``--dry-run`` says what it would drop. ``--max-mb inf``
+(or any value too large for a float) sets no size limit: the other rules still apply.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import time
 from pathlib import Path
 
@@ -35,9 +37,14 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                             "weights or harness version changed since; a metric that cannot be built here keeps its "
                             "entries)")
     prune.add_argument("--max-mb", type=float, default=None, metavar="N",
-                       help="then drop the least recently used entries until the file holds at most N MB")
+                       help="then drop the least recently used entries until the file holds at most N MB (inf: no size limit)")
     prune.add_argument("--dry-run", action="store_true", help="say what would be dropped; change nothing")
     p.set_defaults(handler=run)
+
+
+def _max_bytes(max_mb: float | None) -> int | None:
+    """``--max-mb`` in bytes; ``None`` (no size limit) for none or an infinite one ("inf", "1e400")."""
+    return None if max_mb is None or math.isinf(max_mb) else int(max_mb * MB)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -136,7 +143,7 @@ def _prune(path: Path, args: argparse.Namespace) -> int:
     cache = _open(path)
     try:
         result = cache.prune(older_than_s=None if args.older_than is None else args.older_than * 86400,
-                             keep_signature=keep, max_bytes=None if args.max_mb is None else int(args.max_mb * MB),
+                             keep_signature=keep, max_bytes=_max_bytes(args.max_mb),
                              dry_run=args.dry_run)
     finally:
         cache.close()

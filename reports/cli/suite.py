@@ -21,7 +21,8 @@ from rome.core.errors import InputError
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("suite", help="run a robustness suite (suites/NAME.py) and print its summary")
-    p.add_argument("name", nargs="?", help="suite name (e.g. passive_form) or path to a suite file")
+    p.add_argument("name", nargs="?", help="suite name (e.g. passive_form; textfooler names text_transformation) "
+                                          "or path to a suite file")
     p.add_argument("--metric", action="append", default=None,
                    help="metric name, repeatable; 'all' for every metric (default: the suite's metrics)")
     p.add_argument("--data", default=None, metavar="CORPUS|FILE",

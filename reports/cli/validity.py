@@ -43,6 +43,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from reports.tables import provenance
     from reports.validity import (
         CARD_OUTPUT,
         CURRENT,
@@ -82,6 +83,7 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"{args.cards}: no such card folder")
     rows = shipped_validity(cards, data=args.data)
     print(validity_markdown(rows), end="")
+    print(f"\nProduced by rome validity, {provenance()}")  # the code the figures were judged against
     if args.strict and any(status.state != CURRENT for *_, status in rows):
         return 1
     return 0

@@ -17,13 +17,15 @@ on the same sentence-pair data by their authors, so the perturbations use the he
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from rome.context.files import MODEL_NAME, WEIGHTS_SHA256, encoder_dir, sha256_of
 from rome.core.errors import ResourceMissingError
@@ -49,9 +51,37 @@ class _Job:
     targets: tuple[int, ...]
 
 
+_threads_lock = threading.Lock()
+_threads_users = 0
+_threads_before = 0
+
+
+@contextlib.contextmanager
+def one_torch_thread(torch: Any) -> Iterator[None]:
+    """Torch's intra-op thread count at 1 while any caller is inside, restored to what it was when the last
+    one leaves. One short input gains little from threads, which spin on a shared CPU (7x slower measured on
+    2 busy cores), and one thread gives the same floats on every machine. The count is process-wide (torch
+    has no per-call setting): other torch work of the process during such a call runs on one thread too.
+    Counted under a lock, so concurrent callers never restore each other's 1 as the original."""
+    global _threads_users, _threads_before
+    with _threads_lock:
+        if _threads_users == 0:
+            _threads_before = torch.get_num_threads()
+            torch.set_num_threads(1)
+        _threads_users += 1
+    try:
+        yield
+    finally:
+        with _threads_lock:
+            _threads_users -= 1
+            if _threads_users == 0:
+                torch.set_num_threads(_threads_before)
+
+
 class ContextModel:
     """MPNet's first ``layer`` layers plus a masked-LM head (dense, GELU, layer norm, decoder tied to
-    MPNet's input embeddings, bias). Loaded lazily; thread-safe; CPU by default."""
+    MPNet's input embeddings, bias). Loaded lazily; thread-safe; CPU by default. :meth:`masked_log_probs`
+    runs torch on one thread (:func:`one_torch_thread`: process-wide while it runs, restored after)."""
 
     def __init__(self, encoder: str | Path | None = None, head: str | Path | None = None,
                  device: str = "cpu") -> None:
@@ -201,14 +231,9 @@ class ContextModel:
             return [self.masked_log_probs(text, [one])[0] for one in slots]  # too far apart for one window
         window, shift = self._window(ids, lo, hi)
         order = sorted(where)
-        threads = torch.get_num_threads()
-        torch.set_num_threads(1)  # one short input: threads gain little and spin on a shared CPU (7x slower
-        try:  # measured on 2 busy cores); one thread also gives the same floats on every machine
-            with torch.inference_mode():
-                hidden = self.model(input_ids=torch.tensor([window], device=self.device)).last_hidden_state[0]
-                logp = torch.log_softmax(self.head(hidden[[where[k] + shift for k in order]]).float(), dim=-1)
-        finally:
-            torch.set_num_threads(threads)
+        with one_torch_thread(torch), torch.inference_mode():
+            hidden = self.model(input_ids=torch.tensor([window], device=self.device)).last_hidden_state[0]
+            logp = torch.log_softmax(self.head(hidden[[where[k] + shift for k in order]]).float(), dim=-1)
         out: list[list[float | None]] = []
         for k, (_, _, words) in enumerate(slots):
             row = order.index(k)

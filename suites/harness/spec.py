@@ -218,10 +218,22 @@ def suite_dir() -> Path:
     return Path(__file__).resolve().parents[1]
 
 
+#: other names of a shipped suite, taken wherever a suite name is: TextFooler's suite is named for the paper's
+#: test (``text_transformation``) while its perturbation kind and validity card are ``textfooler``
+SUITE_ALIASES = {"textfooler": "text_transformation"}
+
+
+def suite_aliases(name: str) -> list[str]:
+    """The other names :func:`load_suite` takes for the shipped suite ``name``."""
+    return sorted(alias for alias, target in SUITE_ALIASES.items() if target == name)
+
+
 def load_suite(name_or_path: str) -> Suite:
-    """A suite by name (``passive_form`` -> ``suites/passive_form.py``) or by path to a suite file."""
+    """A suite by name (``passive_form`` -> ``suites/passive_form.py``; an alias of :data:`SUITE_ALIASES`
+    names the same suite) or by path to a suite file."""
     path = Path(name_or_path)
     if path.suffix != ".py":
+        name_or_path = SUITE_ALIASES.get(name_or_path, name_or_path)
         if not name_or_path.replace("_", "").isalnum():
             raise InputError(f"suite name {name_or_path!r} must be letters, digits or '_'")
         path = suite_dir() / f"{name_or_path}.py"

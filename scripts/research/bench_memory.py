@@ -1,6 +1,6 @@
 """Peak memory of ``rome score`` against the number of pairs: streaming keeps it flat.
 
-    python scripts/bench_memory.py --n 1000 --n 10000 [--metric bertscore --metric rome]
+    python scripts/research/bench_memory.py --n 1000 --n 10000 [--metric bertscore --metric rome]
 
 Pairs: every Novikova et al. (2017) system output with each of its human references (BAGEL,
 SFHOTEL, SFREST: 11,823 pairs, ~12k distinct texts); beyond that the pairs repeat with

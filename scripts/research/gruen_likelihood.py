@@ -1,6 +1,6 @@
 """What GRUEN's likelihood feature does here, on the outputs' texts alone (no rating is read).
 
-``python scripts/gruen_likelihood.py [DATASET ...] [--limit N]`` (default: sfhotel bagel): per dataset, the
+``python scripts/research/gruen_likelihood.py [DATASET ...] [--limit N]`` (default: sfhotel bagel): per dataset, the
 outputs' sentences as GRUEN splits them, and
 
 * the paper's feature (each word piece masked in turn, the context model's pseudo-log-likelihood) mapped as the

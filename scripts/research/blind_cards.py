@@ -1,7 +1,7 @@
 """Hand the unlabelled lines of validity cards to blind readers, and write their labels back.
 
-    python scripts/blind_cards.py export TODO... --out DIR [--batch 120] [--seed 0]
-    python scripts/blind_cards.py import TODO... --from DIR
+    python scripts/research/blind_cards.py export TODO... --out DIR [--batch 120] [--seed 0]
+    python scripts/research/blind_cards.py import TODO... --from DIR
 
 ``export`` gathers every unlabelled line of the given ``*.todo.jsonl`` cards, shuffles them across
 cards (seeded) and writes ``DIR/batch_<k>.jsonl`` files for readers: each line holds only a key, the
@@ -23,6 +23,9 @@ import json
 import random
 import sys
 from pathlib import Path
+
+from reports.validity import write_card
+from rome.core.errors import InputError
 
 INVARIANT_LABELS = ("valid", "meaning_changed", "ungrammatical", "awkward")
 DECREASE_LABELS = ("intended", "not_changed", "broken")
@@ -98,14 +101,20 @@ def import_labels(todos: list[Path], source: Path) -> int:
     for todo, lines in cards.items():
         path = Path(todo)
         left = sum(not line.get("label") for line in lines)
-        if left:
-            write_lines(path, lines)
-            print(f"{path}: {left} of {len(lines)} lines still unlabelled", file=sys.stderr)
-        else:
-            final = path.with_name(path.name.replace(".todo.jsonl", ".jsonl"))
-            write_lines(final, lines)
-            path.unlink()
-            print(f"{final}: complete ({len(lines)} lines)", file=sys.stderr)
+        try:
+            # the project's card writer: locked, atomic, and never over anything but a card
+            if left:
+                write_card(lines, path, flag="import")
+                print(f"{path}: {left} of {len(lines)} lines still unlabelled", file=sys.stderr)
+            else:
+                final = path.with_name(path.name.replace(".todo.jsonl", ".jsonl"))
+                # a finished card never replaces one already there: that one holds someone's judgements
+                write_card(lines, final, inputs=[("the card being labelled", path)], replace=False, flag="import")
+                path.unlink()
+                print(f"{final}: complete ({len(lines)} lines)", file=sys.stderr)
+        except InputError as error:
+            print(f"blind_cards.py: {error}", file=sys.stderr)
+            bad += 1
     return 1 if bad else 0
 
 

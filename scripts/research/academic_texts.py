@@ -1,12 +1,12 @@
 """Sentences of academic prose from the seed papers, as a JSONL corpus for a held-out validity check.
 
-    python scripts/academic_texts.py --out academic.jsonl [--shared ../shared]
+    python scripts/research/academic_texts.py --out academic.jsonl [--shared ../shared]
     rome validity --draw passive_form --data academic.jsonl --seed 2027 --out CARD.todo.jsonl
 
 The three shipped corpora (dialogue, news, WebNLG) are where the perturbations' constraints were
 checked and their failures read; a card drawn on text of another genre, judged once after the rules
 were frozen, is the independent figure. The seed papers (``../shared/seeds`` beside the checkout; they
-are not shipped) are English academic prose no constraint was written from in that round. Each
+are not shipped) are English academic prose no constraint was written from. Each
 sentence is both ``reference`` and ``original`` (only the original is perturbed for a card). Filters, fixed before any draw: the review
 copies' three-digit line numbers removed, 8-35 words, ending with a period, at least 85 % alphabetic
 words, no formulas, links, brackets or percentages.
@@ -23,7 +23,7 @@ MIN_WORDS, MAX_WORDS = 8, 35
 ALPHABETIC_SHARE = 0.85
 EXCLUDED = ("=", "http", "[", "{", "|", "\\", "@", "%")
 #: the project's development material (the seed papers are not part of the package): beside the checkout
-DEFAULT_SHARED = Path(__file__).resolve().parents[2] / "shared"
+DEFAULT_SHARED = Path(__file__).resolve().parents[3] / "shared"
 
 
 def sentences(text: str) -> list[str]:

@@ -1,9 +1,9 @@
 """Set the passive's naturalness threshold (``NATURALNESS_DELTA``) from labelled development lines and the gold set.
 
-    python scripts/passive_threshold.py            # prints the judgement of every labelled line and the delta
+    python scripts/research/passive_threshold.py            # prints the judgement of every labelled line and the delta
 
 Reads tests/fixtures/passive_dev_labels.jsonl (development-half texts of dialogue, news and webnlg drawn by
-``scripts/passive_dev.py``, each variant labelled by the developer with docs/validity.md's rubric:
+``scripts/research/passive_dev.py``, each variant labelled by the developer with docs/validity.md's rubric:
 valid / awkward / ungrammatical / meaning_changed) and the gold set's expected passives
 (tests/fixtures/passive_gold.jsonl). For each, the grammar's rewrite is re-made and judged by the context
 model *now loaded* (so the script re-checks the threshold whenever the model's head changes); a line whose
@@ -26,7 +26,7 @@ from perturbations.passive import PassiveVoice, sentence_pair
 from perturbations.passive.naturalness import NATURALNESS_DELTA, PLL_SPACING, context_signature, judge
 from reports.stats import wilson_interval
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 LABELS = ROOT / "tests" / "fixtures" / "passive_dev_labels.jsonl"
 GOLD = ROOT / "tests" / "fixtures" / "passive_gold.jsonl"
 STEP = 0.1

@@ -1,6 +1,6 @@
 """Development lines for blind readers: word swaps judged by the context model, thresholds off.
 
-    python scripts/context_dev.py --out ../_dev/textfooler            # seeded; about 15 min on 2 CPUs
+    python scripts/research/context_dev.py --out ../_dev/textfooler            # seeded; about 15 min on 2 CPUs
 
 The thresholds of TextFooler and of the adjective swap (:mod:`perturbations.context_fit`: the fit
 ``delta``, the bigram ratio, the sense share) are set from blind labels, so the labelled swaps must span
@@ -33,7 +33,7 @@ import time
 from collections import Counter, defaultdict
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 CORPORA = ("dialogue", "news", "webnlg")
@@ -108,7 +108,7 @@ def features(parsed, c, original_logp: float, candidate_logp: float, rank: int, 
 
 
 def legacy_rules(parsed) -> dict[str, set[int]]:
-    """Tokens the former round-2 word constraints allowed (to measure whether one still adds validity)."""
+    """Tokens the former word constraints allowed (to measure whether one still adds validity)."""
     from perturbations.constraints import DescriptiveAdjectives, FreeComplements, SynonymousAdjectives
 
     return {"legacy_free_complements": FreeComplements().allowed(parsed),
@@ -217,7 +217,7 @@ def draw(pool: list[dict], total: int, high_share: float | None, rng: random.Ran
 
 README = """# Development lines for the context-judged word swaps (TextFooler, adjective)
 
-Written by `python scripts/context_dev.py --out {out} --texts {texts} --adjective-texts {adjective_texts}
+Written by `python scripts/research/context_dev.py --out {out} --texts {texts} --adjective-texts {adjective_texts}
 --seed {seed}` (rome-harness,
 context model `{model}`). Texts: the DEVELOPMENT half of the shipped corpora dialogue, news and webnlg
 (`sha256(f"{{corpus}}:{{source_id}}")` even; never WMT 2021). Candidates: WordNet synonyms (every sense)
@@ -237,7 +237,7 @@ lines span the whole range of the context model's scores; one swap per line.
   `zipf_*`, SemCor sense features (`shared_sense_share`, `shared_sense_rank`, `shared_sense_count`,
   `dominant_sense`, `uses`, `candidate_uses`; antonyms: `antonym_sense_share`), and what the former rules
   would have said (`legacy_dominant_synonym` / `legacy_dominant_antonym`: the old dominant-sense gate;
-  `legacy_free_complements`, `legacy_descriptive_adjective`, `legacy_concrete_head`: the round-2 word
+  `legacy_free_complements`, `legacy_descriptive_adjective`, `legacy_concrete_head`: the former word
   constraints), the part of speech, the swap and its synset.
 - Counts per kind and corpus: {counts}
 """

@@ -1,6 +1,6 @@
 """RoMe's development bench: every scorer or grammar change measured on the same data in seconds.
 
-``python scripts/rome_dev.py --features dev.pkl [--grammar W.safetensors] [--retrain] [--scorer S.json]``
+``python scripts/research/rome_dev.py --features dev.pkl [--grammar W.safetensors] [--retrain] [--scorer S.json]``
 
 It computes RoMe's three features once for every (hypothesis, reference) pair of the development
 data and keeps them in ``--features``: the cases of every shipped perturbation suite (built as
@@ -15,9 +15,8 @@ recipe on the train-side pairs' features) and prints:
 * the ROC AUC on the scorer's held-out SFREST pairs (MRs it never trained on).
 
 ``--grammar`` recomputes ``F_g`` with another classifier's weights (only that column);
-``--form network`` retrains rounds 1-2's network instead of the penalty scorer.
-Development data only: no BAGEL/SFHOTEL rating is read. Earlier rounds ran this from scratch
-scripts outside the repository (docs/rome.md); this is that harness, kept.
+``--form network`` retrains the earlier monotone network instead of the penalty scorer.
+Development data only: no BAGEL/SFHOTEL rating is read.
 """
 
 from __future__ import annotations

@@ -1,12 +1,12 @@
 """Measurements behind docs/baselines.md's GRUEN and Novikova sections, in one place.
 
-``python scripts/seed_metrics.py speed [THREADS] [METRIC]``: GRUEN (or its variant METRIC) on 1,000 distinct
+``python scripts/research/seed_metrics.py speed [THREADS] [METRIC]``: GRUEN (or its variant METRIC) on 1,000 distinct
 SFHOTEL/SFREST outputs (models loaded, empty encoder, grammar and likelihood caches): wall and CPU seconds.
-``python scripts/seed_metrics.py gruen [METRIC ...] [DATASET ...]``: GRUEN's (or each METRIC's) Spearman / Pearson with
+``python scripts/research/seed_metrics.py gruen [METRIC ...] [DATASET ...]``: GRUEN's (or each METRIC's) Spearman / Pearson with
 naturalness and quality on BAGEL, SFHOTEL and SFREST (or the DATASETs named), pooled and averaged over systems (GRUEN's Table 3
 protocol, appendix A.3), with 95 % percentile-bootstrap intervals (items resampled; for the average, within
 each system); a reference-based METRIC is given the shipped references.
-``python scripts/seed_metrics.py csv``: per-output agreement of the ``novikova/...`` metrics (and
+``python scripts/research/seed_metrics.py csv``: per-output agreement of the ``novikova/...`` metrics (and
 this harness's METEOR) with the authors' released ``emnlp_data_medians.csv``.
 """
 

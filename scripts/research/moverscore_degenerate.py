@@ -1,6 +1,6 @@
 """MoverScore where idf is degenerate: ours against moverscore_v2 (patched in memory), measured.
 
-    .venv/bin/python scripts/moverscore_degenerate.py [--demetr-file base_id33_empty]
+    .venv/bin/python scripts/research/moverscore_degenerate.py [--demetr-file base_id33_empty]
 
 1. The issue's case: two lines sharing one reference (every reference token has idf 0).
 2. DEMETR's ``base_id33_empty`` control (the "bad" hypothesis is a lone "."): idf fitted on
@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def main() -> None:

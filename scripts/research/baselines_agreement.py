@@ -1,6 +1,6 @@
 """Largest differences between our BERTScore/MoverScore and the bert-score/moverscore packages.
 
-    .venv/bin/python scripts/baselines_agreement.py
+    .venv/bin/python scripts/research/baselines_agreement.py
 
 All BAGEL outputs. BERTScore: every reference (multi-reference), idf off/on, P/R/F1, against
 ``bert_score.score``. MoverScore: first reference, idf/uniform weights, no/English stop words,
@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def main() -> None:

@@ -1,12 +1,12 @@
 """A hand-written sanity set: 30 (reference, meaning kept, meaning changed) triples.
 
-``python scripts/rome_triples.py rome bertscore moverscore ...`` prints, per metric, how many
+``python scripts/research/rome_triples.py rome bertscore moverscore ...`` prints, per metric, how many
 triples it orders right (the kept text strictly better than the changed one, by the harness's
 DEMETR rule: TER's direction flipped, ties fail) and which it loses. Scores come from the one
 engine (:mod:`rome.core.engine`); idf-like metrics are fitted on all 60 pairs.
 
 Written after RoMe's word rules were frozen and before any metric had scored them (git keeps the
-dates), so they are data no design choice of those rules looked at. Kept small on purpose: a sanity check of generalisation, not a benchmark; a later round that
+dates), so they are data no design choice of those rules looked at. Kept small on purpose: a sanity check of generalisation, not a benchmark; a change that
 tunes on it must say so and stop quoting it as unseen. Kinds: passive and reordering against
 role swaps, synonyms and contractions against antonyms and negation, changed numbers and names,
 omissions, additions and repetition. The changed text usually differs in one word while the

@@ -1,6 +1,6 @@
 """Re-stamp validity cards whose judged variants the current code still produces, byte for byte.
 
-``python scripts/restamp_cards.py [--write]``: for every shipped corpus and suite's card, draw the card again
+``python scripts/research/restamp_cards.py [--write]``: for every shipped corpus and suite's card, draw the card again
 with the current code (:func:`reports.validity.draw_card`, the card's own seed and size) and compare
 each judged line's (source id, text, variant, expectation) with the one drawn. A card whose lines
 are all reproduced judged exactly what the code produces now, so only the way the fingerprint is

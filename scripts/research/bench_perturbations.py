@@ -1,7 +1,7 @@
 """Cost and coverage of building one suite's cases: a perturbation over the first N texts of a corpus.
 
-    python scripts/bench_perturbations.py --kind textfooler --data news --texts 3000
-    python scripts/bench_perturbations.py --kind adjective --data ../shared/data/wmt21/wmt21_pairs.jsonl
+    python scripts/research/bench_perturbations.py --kind textfooler --data news --texts 3000
+    python scripts/research/bench_perturbations.py --kind adjective --data ../shared/data/wmt21/wmt21_pairs.jsonl
 
 Builds the cases the way a suite does (:func:`suites.harness.runner.build_cases`: the data's seeded
 order, batched parsing, one seeded generator per text) over the first ``--texts`` pairs of ``--data``
@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 #: the suites' sample size: distinct edits among this many cases is the coverage target's unit

@@ -1,7 +1,7 @@
 """The development protocol's bench (docs/rome.md, "Development protocol"): one candidate against the
 current code on every development source, with paired bootstrap intervals.
 
-``python scripts/rome_protocol.py --store protocol.pkl --candidate NAME [--candidate NAME ...]``
+``python scripts/research/rome_protocol.py --store protocol.pkl --candidate NAME [--candidate NAME ...]``
 
 A candidate is a configuration of :data:`CONFIGS`: a change to RoMe's features adds its own entry (the
 options of the two steps it switches) for its run; once judged, the switch is either the shipped code
@@ -164,7 +164,7 @@ def check_outcomes(suites: dict[str, list[tuple]], score: dict, kept=None, prefi
 
     out = {}
     for name, cases in suites.items():
-        # the declared thresholds read in the range unit, as scripts/rome_dev.py does: the suites' own scale-free
+        # the declared thresholds read in the range unit, as scripts/research/rome_dev.py does: the suites' own scale-free
         # units need each case's control text, which the bench does not score (a one-metric comparison is fair)
         for check in (dataclasses.replace(c, unit=RANGE) for c in load_suite(name).case_checks):
             if kept is not None and not kept(name, check.expectation):

@@ -1,7 +1,7 @@
 """Development lines for blind judging of the passive, so that its naturalness threshold can be set.
 
-    python scripts/passive_dev.py --out ../_dev/passive            # about 200 lines, seed 2033
-    python scripts/passive_dev.py --out DIR --lines 200 --seed 2033 --exact
+    python scripts/research/passive_dev.py --out ../_dev/passive            # about 200 lines, seed 2033
+    python scripts/research/passive_dev.py --out DIR --lines 200 --seed 2033 --exact
 
 On the DEVELOPMENT half of the three shipped corpora (a text of corpus C with source id S is in it iff
 ``int(sha256(f"{C}:{S}"), 16) % 2 == 0``; the WMT 2021 texts are never read), the passive runs with the
@@ -155,7 +155,7 @@ def readme(chosen: list[dict], available: dict, settings: dict) -> str:
     keep = sum(1 for r in chosen if r["pronoun_agent"] == "keep")
     return f"""# Passive voice: development lines for blind judging
 
-Written by `python scripts/passive_dev.py` (seed {settings['seed']}; corpus pairs of seed
+Written by `python scripts/research/passive_dev.py` (seed {settings['seed']}; corpus pairs of seed
 {settings['pairs_seed']}; context model `{settings['context_model']}`). Development half of the three
 shipped corpora only (`int(sha256(f"{{corpus}}:{{source_id}}"), 16) % 2 == 0`); the WMT 2021 texts are not read.
 
@@ -187,7 +187,7 @@ corpus has fewer variants than its share), so the threshold can be read off the 
 
 Label each line (`label`: valid / awkward / ungrammatical / meaning_changed) with its `corpus`,
 `source_id`, `pronoun_agent`, `text` and `variant` in tests/fixtures/passive_dev_labels.jsonl, then run
-`python scripts/passive_threshold.py`: it re-judges every line with the context model now loaded and
+`python scripts/research/passive_threshold.py`: it re-judges every line with the context model now loaded and
 prints `NATURALNESS_DELTA` (perturbations/passive/naturalness.py) by its rule. Re-run it whenever the
 context model's head changes.
 """

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # GRUEN's measurements (docs/baselines.md's GRUEN section), each command's raw output under OUT_DIR.
 #
-#   scripts/gruen_measure.sh OUT_DIR [STEP ...]     from the repository root; steps (default: all four, in order):
-#     novikova    scripts/seed_metrics.py gruen: gruen, gruen/likelihood and gruen/grammar on BAGEL and SFHOTEL,
+#   scripts/research/gruen_measure.sh OUT_DIR [STEP ...]     from the repository root; steps (default: all four, in order):
+#     novikova    scripts/research/seed_metrics.py gruen: gruen, gruen/likelihood and gruen/grammar on BAGEL and SFHOTEL,
 #                 naturalness / quality, per-system average and pooled, 95 % bootstrap intervals, and the
 #                 seconds each scoring took (novikova.txt)
-#     likelihood  scripts/gruen_likelihood.py: the likelihood feature's size on the outputs' texts and the masked
+#     likelihood  scripts/research/gruen_likelihood.py: the likelihood feature's size on the outputs' texts and the masked
 #                 pass's speed, on the first LIKELIHOOD_N distinct outputs of each when set (likelihood.txt)
 #     webnlg      rome report correlation --dataset webnlg2020 for the three GRUEN metrics (its fluency columns),
 #                 on a seeded sample of WEBNLG_N outputs when WEBNLG_N is set (webnlg2020/, webnlg2020.txt)
@@ -14,7 +14,7 @@
 # PYTHON (default: python) runs everything. Nothing here reads a rating to choose a setting: GRUEN's design is
 # fixed before these run.
 set -euo pipefail
-out=${1:?usage: scripts/gruen_measure.sh OUT_DIR [novikova|likelihood|webnlg|bench ...]}
+out=${1:?usage: scripts/research/gruen_measure.sh OUT_DIR [novikova|likelihood|webnlg|bench ...]}
 shift
 steps=${*:-novikova likelihood webnlg bench}
 py=${PYTHON:-python}
@@ -23,9 +23,9 @@ export PYTHONUNBUFFERED=1
 for step in $steps; do
     case $step in
         novikova)
-            $py scripts/seed_metrics.py gruen gruen gruen/likelihood gruen/grammar bagel sfhotel >"$out/novikova.txt" ;;
+            $py scripts/research/seed_metrics.py gruen gruen gruen/likelihood gruen/grammar bagel sfhotel >"$out/novikova.txt" ;;
         likelihood)
-            $py scripts/gruen_likelihood.py sfhotel bagel ${LIKELIHOOD_N:+--limit "$LIKELIHOOD_N"} >"$out/likelihood.txt" ;;
+            $py scripts/research/gruen_likelihood.py sfhotel bagel ${LIKELIHOOD_N:+--limit "$LIKELIHOOD_N"} >"$out/likelihood.txt" ;;
         webnlg)
             $py -m reports.cli report correlation --dataset webnlg2020 --metric gruen --metric gruen/likelihood \
                 --metric gruen/grammar --no-cache --out "$out/webnlg2020" ${WEBNLG_N:+--n "$WEBNLG_N"} \

@@ -1,10 +1,10 @@
-"""scripts/rome_dev.py's read-outs on a small hand-made development set (real suite checks)."""
+"""scripts/research/rome_dev.py's read-outs on a small hand-made development set (real suite checks)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
-from project_scripts import load_script
+from research_scripts import load_script
 
 
 @pytest.fixture(scope="module")

@@ -1,6 +1,6 @@
 """A second reader's labels of the validity cards beside the cards': validity by each reader, agreement, κ.
 
-``python scripts/reader_agreement.py [--cards DIR]`` reads every ``<corpus>/second_reader/<card>.jsonl``
+``python scripts/research/reader_agreement.py [--cards DIR]`` reads every ``<corpus>/second_reader/<card>.jsonl``
 under the card folder (default ``perturbations/cards``): lines of ``<corpus>/<card>.jsonl`` relabelled by
 another reader, blind to the card's labels and to every score (docs/validity.md, "A second reader").
 It prints one Markdown row per (corpus, card, expectation): n compared, validity by the card's reader

@@ -1,6 +1,6 @@
 """Throughput of our BERTScore and MoverScore against the packages they reproduce, same pairs and model.
 
-    .venv/bin/python scripts/bench_baselines.py [--n 1000] [--repeats 3]
+    .venv/bin/python scripts/research/bench_baselines.py [--n 1000] [--repeats 3]
 
 Pairs: the first N BAGEL then SFHOTEL outputs with their first reference (reports.bench.load_pairs).
 Every timing starts with an empty encoder cache and a loaded model; the best of ``--repeats``
@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 #: CPU seconds (all threads) of each timed run, beside wall seconds: on a shared, loaded machine

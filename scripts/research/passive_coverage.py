@@ -1,7 +1,7 @@
 """Coverage and cost of the passive: the share of texts it changes, its distinct edits, and the time taken.
 
-    python scripts/passive_coverage.py --data news --data webnlg --data dialogue \\
-        --data /work/shared/data/wmt21/wmt21_pairs.jsonl --texts 3000
+    python scripts/research/passive_coverage.py --data news --data webnlg --data dialogue \\
+        --data ../shared/data/wmt21/wmt21_pairs.jsonl --texts 3000
 
 Each ``--data`` (a shipped corpus or a JSONL of ``{"id", "reference", "original"}`` lines, as ``rome suite
 --data`` reads it) is walked as the ``passive_form`` suite walks it when it builds its cases: its pairs in

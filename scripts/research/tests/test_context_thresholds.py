@@ -1,11 +1,11 @@
-"""scripts/context_thresholds.py: the rule that turns labelled development swaps into thresholds."""
+"""scripts/research/context_thresholds.py: the rule that turns labelled development swaps into thresholds."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
-from tests.project_scripts import load_script
+from research_scripts import load_script
 
 thresholds = load_script("context_thresholds")
 

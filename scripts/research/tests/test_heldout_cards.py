@@ -2,27 +2,28 @@
 
 The three shipped corpora's cards are guarded by tests/test_reports_validity.py; the held-out genre's
 cards are the evidence that the constraints generalise, so they get the same guard: a perturbation change
-that alters their variants makes them STALE here, and they must be re-judged (``scripts/restamp_cards.py
+that alters their variants makes them STALE here, and they must be re-judged (``scripts/research/restamp_cards.py
 --carry --cards docs/heldout-cards --data academic.jsonl``) before the docs may quote them.
 """
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import pytest
+from research_scripts import load_script
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 CARDS = ROOT / "docs" / "heldout-cards"
 
 
 def _academic_corpus(tmp_path: Path) -> Path:
-    spec = importlib.util.spec_from_file_location("academic_texts", ROOT / "scripts" / "academic_texts.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_script("academic_texts")
     if not (module.DEFAULT_SHARED / "seeds").is_dir():
-        pytest.skip(f"{module.DEFAULT_SHARED / 'seeds'} absent: the seed papers are development material, not shipped")
+        # run on demand (pytest scripts/research/tests): asking for this check without the seed papers is an
+        # error, never a silent pass
+        pytest.fail(f"{module.DEFAULT_SHARED / 'seeds'} absent: this check needs the seed papers (development "
+                    "material beside the checkout, not shipped)", pytrace=False)
     out = tmp_path / "academic.jsonl"
     assert module.main(["--out", str(out)]) == 0
     return out

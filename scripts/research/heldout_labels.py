@@ -1,7 +1,7 @@
 """Judged cards of a corpus whose text may not be redistributed, kept as labels without the text.
 
-    python scripts/heldout_labels.py redact CARDS/<corpus> --out docs/heldout-cards/<corpus>.labels.jsonl
-    python scripts/heldout_labels.py restore docs/heldout-cards/<corpus>.labels.jsonl --data FILE --out CARDS
+    python scripts/research/heldout_labels.py redact CARDS/<corpus> --out docs/heldout-cards/<corpus>.labels.jsonl
+    python scripts/research/heldout_labels.py restore docs/heldout-cards/<corpus>.labels.jsonl --data FILE --out CARDS
 
 The WMT 2021 news texts carry no licence (research use only), so their judged cards stay outside the
 repository. ``redact`` writes one line per judged variant with everything but the texts: card, suite,

@@ -1,8 +1,8 @@
 """Coverage of perturbation kinds on a list of texts: share of texts changed and distinct edits.
 
-    python scripts/perturbation_coverage.py --texts news --kinds textfooler adjective passive --n 200
-    python scripts/perturbation_coverage.py --texts dialogue --n 500
-    python scripts/perturbation_coverage.py --texts cola --n 300 --show 40   # print variants (development)
+    python scripts/research/perturbation_coverage.py --texts news --kinds textfooler adjective passive --n 200
+    python scripts/research/perturbation_coverage.py --texts dialogue --n 500
+    python scripts/research/perturbation_coverage.py --texts cola --n 300 --show 40   # print variants (development)
 
 ``--texts news``: DEMETR's MT outputs (``mt_sent`` of one shipped file, never ``pert_sent``), for coverage
 only; ``dialogue`` or ``webnlg``: the distinct originals of that shipped corpus (its pairs of seed 2026);

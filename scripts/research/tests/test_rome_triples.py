@@ -1,11 +1,11 @@
-"""scripts/rome_triples.py: the sanity set is well formed and a lower-is-better metric is read the right way."""
+"""scripts/research/rome_triples.py: the sanity set is well formed and a lower-is-better metric is read the right way."""
 
 from __future__ import annotations
 
 import re
 
 import pytest
-from project_scripts import load_script
+from research_scripts import load_script
 
 
 @pytest.fixture(scope="module")
