@@ -219,7 +219,7 @@ def test_a_failed_run_leaves_the_old_folder_whole(tmp_path):
 # -- N06: a SIGTERM'd annotation server leaves a complete store ----------------------------------------------
 def test_n06_sigterm_keeps_every_rating_in_the_store_file_alone(tmp_path):
     """N06: after ``kill PID`` the latest ratings were only in ``STORE-wal``; copying the ``.sqlite`` lost them."""
-    from reports.annotate.cases import Case
+    from reports.annotate.cases import AnnotationPair
 
     cases = [{"id": f"c{i}", "reference": "the hotel is cheap .", "hypothesis": f"the hotel {i} is cheap ."}
              for i in range(4)]
@@ -236,7 +236,7 @@ def test_n06_sigterm_keeps_every_rating_in_the_store_file_alone(tmp_path):
             url = found.group(1) if found else None
         assert url, "the annotation server did not start"
         for case in cases[:3]:
-            body = {"case": Case(case["id"], (), "").public_id, "ratings": {"fluency": 2, "semantics": 3, "grammar": 1}}
+            body = {"case": AnnotationPair(case["id"], (), "").public_id, "ratings": {"fluency": 2, "semantics": 3, "grammar": 1}}
             request = urllib.request.Request(f"{url}/api/ratings", method="POST", data=json.dumps(body).encode(),
                                              headers={"Content-Type": "application/json"})
             with urllib.request.urlopen(request, timeout=10) as reply:
