@@ -291,14 +291,9 @@ class CardMatch:
         return out
 
     def good_cases(self) -> list:
-        """The drawn cases a reader judged valid (invariant) or intended (decrease), once each."""
-        seen, out = set(), []
-        for case, _, judged in self.drawn:
-            key = (case.expectation, normalise(case.original), normalise(case.variant))
-            if judged is not None and judged["label"] == GOOD_LABEL[case.expectation] and key not in seen:
-                seen.add(key)
-                out.append(case)
-        return out
+        """The drawn cases a reader judged valid (invariant) or intended (decrease), each with its own reference."""
+        return [case for case, _, judged in self.drawn
+                if judged is not None and judged["label"] == GOOD_LABEL[case.expectation]]
 
 
 def match_card(suite, folders: list[Path] | None = None, draws: list[Draw] | None = None,
@@ -325,9 +320,9 @@ def match_card(suite, folders: list[Path] | None = None, draws: list[Draw] | Non
             exhausted[expectation] = exhausted.get(expectation, False) or side < draw.n
         for case in cases:
             key = (name, case.expectation, normalise(case.original), normalise(case.variant))
-            if key in seen:  # two draws (or two sources) of one pair: one judgement, counted once
+            if (case.source_id, key) in seen:  # one line drawn by two draws counts once; two sources of a pair twice
                 continue
-            seen.add(key)
+            seen.add((case.source_id, key))
             drawn.append((case, draw, by_key.get(key)))
     drawn_keys = {(name, c.expectation, normalise(c.original), normalise(c.variant)) for c, _, _ in drawn}
     retired = Counter(k[1] for k in by_key if k not in drawn_keys)
