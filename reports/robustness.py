@@ -114,7 +114,7 @@ _KINDS = {
 }
 _SUMMARY = {"suite": "text", "corpus": "text", "signatures": "object", "checks": "object", "coverage": "object",
             "validity": "object", "perturbation": "object", "data": "object", "check_expectations": "object",
-            "trained_on_families": "object"}
+            "trained_on_families": "object", "judged": "object"}
 _STATS = {"pass_rate": "rate", "n": "count", "passes": "count", "median_change": "number", "median_delta": "number",
           "mean_delta": "number", "worst_delta": "number", "unit": "text", "requirement": "text", "passed": "flag"}
 _COVERAGE = {"changed_share": "rate", "texts_tried": "count", "distinct_edits": "count", "top_edit_share": "rate"}
@@ -150,6 +150,14 @@ def _check_summary(summary: Any, where: str) -> None:
                   where, "check_expectations.")
     families = summary.get("trained_on_families") or {}
     _check_fields(families, dict.fromkeys(families, "texts"), where, "trained_on_families.")
+    judged = summary.get("judged") or {}
+    for metric, checks in judged.items():
+        _check_fields(judged, {metric: "object"}, where, "judged.")
+        for check, stats in checks.items():
+            _check_fields(checks, {check: "object"}, where, f"judged.{metric}.")
+            _check_fields(stats or {}, {**_STATS, "outcomes": "object"}, where, f"judged.{metric}.{check}.")
+            outcomes = (stats or {}).get("outcomes") or {}
+            _check_fields(outcomes, dict.fromkeys(outcomes, "flag"), where, f"judged.{metric}.{check}.outcomes.")
     for metric, checks in summary["checks"].items():
         _check_fields(summary["checks"], {metric: "object"}, where, "checks.")
         for check, stats in checks.items():

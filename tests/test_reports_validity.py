@@ -314,3 +314,10 @@ def test_shipped_second_readings_are_lines_of_their_cards():
         card = load_card(path.parent.parent / f"{path.stem}.jsonl")
         compared = reader_agreement(card, load_card(path))
         assert sum(a.n for a in compared.values()) == len(load_card(path)), path
+
+
+def test_a_tampered_judged_verdict_is_a_one_line_error(tmp_path):
+    out = tmp_path / "out"
+    _suite_output(out, "repetition", "repetition", {}, judged={"bleu": {"decrease": {**_judged(4, 3), "pass_rate": "x"}}})
+    with pytest.raises(InputError, match=r"judged\.bleu\.decrease\.pass_rate"):
+        robustness.build_report(out)
