@@ -236,3 +236,36 @@ def test_a_card_the_user_judged_is_read_and_a_suite_file_is_named_as_given(tmp_p
     assert main(["suite", "contractions", "--data", str(data), "--metric", "chrf", "--no-cache", "--out", str(out)]) in (0, 1)
     record = json.loads((out / "summary.json").read_text())["validity"]
     assert record["states"]["invariant"]["state"] == "current" and "judge" not in record
+
+
+class EstimatedUpper(FirstWordUpper):
+    """As :class:`FirstWordUpper`, with its own estimate that each variant is valid (as a judge would set it)."""
+
+    kind = "estimated_upper"
+
+    def _apply(self, text: str, rng: random.Random) -> Result:
+        result = super()._apply(text, rng)
+        variant = result.variants[0]
+        p = 0.5 if len(text) % 2 else 1.0
+        return Result(text, (Variant(variant.text, self.kind, variant.expectation, variant.edits, {"p_valid": p}),))
+
+
+def test_an_estimated_validity_is_recorded_only_where_the_perturbation_gives_one():
+    """``variant.meta["p_valid"]``: its mean over the cases is the summary's estimate, marked as one; a
+    perturbation that gives none has no estimate (never a made-up one)."""
+    from suites.harness.outputs import summary, summary_markdown
+
+    for perturbation, estimated in ((EstimatedUpper(), True), (FirstWordUpper(), False)):
+        suite = Suite(name="s", data=CorpusSource("dialogue"), n=8, seed=2, perturbation=perturbation,
+                      metrics=["chrf"], checks=[Invariant()])
+        run = SuiteRun(suite, cache=ScoreCache(None))
+        run.result("chrf", "invariant")
+        data = summary(run)
+        state = data["validity"]["states"]["invariant"]
+        assert state["state"] == "UNMEASURED"
+        if estimated:
+            expected = sum(0.5 if len(c.original) % 2 else 1.0 for c in run.cases) / len(run.cases)
+            assert state["estimated"] == {"mean": pytest.approx(expected), "n": 8}
+            assert "an estimate, not a reader's judgement" in summary_markdown(data)
+        else:
+            assert "estimated" not in state and "estimate" not in summary_markdown(data)
