@@ -61,7 +61,7 @@ def restore(labels_path: Path, data: str, out: Path) -> int:
                 row = known.get(key)
                 if row is not None and key not in seen:
                     seen.add(key)
-                    kept.append({**card_line(suite, case, draw), "label": row["label"], "note": row.get("note", "")})
+                    kept.append({**card_line(card, suite, case, draw), "label": row["label"], "note": row.get("note", "")})
         missing += len(rows) - len(kept)
         path = out / suite.corpus / f"{card}.jsonl"
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -189,9 +189,9 @@ def draw_cases(suite, draw: Draw, cache: Any = "default") -> tuple[list, dict[st
     return cases, {e: found.get(e, 0) for e in sorted({*found, *checked})}
 
 
-def card_line(suite, case, draw: Draw) -> dict[str, Any]:
-    """An unlabelled card line for one drawn case."""
-    return {"card": suite.build_perturbation().card_name(), "suite": draw.suite, "corpus": suite.corpus,
+def card_line(card: str, suite, case, draw: Draw) -> dict[str, Any]:
+    """An unlabelled line of card ``card`` for one case ``draw`` gave on ``suite``'s corpus."""
+    return {"card": card, "suite": draw.suite, "corpus": suite.corpus,
             "source_id": case.source_id, "text": case.original, "variant": case.variant, "edits": case.edits,
             "expectation": case.expectation, "label": "", "note": "", "seed": draw.seed, "n": draw.n,
             "per_expectation": draw.per_expectation, "rubric": RUBRIC}
@@ -287,7 +287,7 @@ class CardMatch:
             key = (self.card, case.expectation, normalise(case.original), normalise(case.variant))
             if judged is None and key not in seen:
                 seen.add(key)
-                out.append(card_line(suite, case, draw))
+                out.append(card_line(self.card, suite, case, draw))
         return out
 
     def good_cases(self) -> list:
