@@ -29,7 +29,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--cards", type=Path, default=None,
                    help="card folder (default: the cards shipped in the package, with the user's under ROME_OUT/cards)")
     p.add_argument("--draw", metavar="SUITE", default=None,
-                   help="write an unlabelled card for SUITE's perturbation instead (to judge by hand)")
+                   help="write the lines SUITE's perturbation draws that no reader judged, as a todo card to judge by hand")
     p.add_argument("--data", action="append", default=None, metavar="CORPUS|FILE",
                    help="corpus to report or draw from: a shipped corpus or a JSONL of {id, reference, original} "
                         "lines; repeatable (default: every shipped corpus; --draw: the suite's own)")
@@ -47,7 +47,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                         "else under ROME_OUT/cards or ./rome-out/cards)")
     p.add_argument("--force", action="store_true",
                    help="--draw: replace an existing card at the output path (never a file that is not a card)")
-    p.add_argument("--strict", action="store_true", help="exit 1 when a card is stale or missing")
+    p.add_argument("--strict", action="store_true", help="exit 1 when a card has lines to judge or is missing")
     p.set_defaults(handler=run)
 
 
