@@ -112,21 +112,6 @@ RESTRICTIVE_ADJECTIVES = frozenset({
 })
 
 
-class DescriptiveAdjectives(WordConstraint):
-    """An adjective may change only when it is a gradable, descriptive adjective
-    (:func:`perturbations.language.senses.is_descriptive_adjective`): classifying adjectives
-    ("single market", "criminal order", "overseas markets") name a class, and another word names
-    another class; restrictive adjectives (:data:`RESTRICTIVE_ADJECTIVES`) are no descriptions.
-    Other parts of speech pass."""
-
-    def allowed(self, parsed: ParsedText) -> set[int]:
-        from perturbations.language.senses import is_descriptive_adjective
-
-        return {t.i for t in parsed.tokens if t.pos != "ADJ" or (
-            is_descriptive_adjective(t.lemma.lower()) and t.lemma.lower() not in RESTRICTIVE_ADJECTIVES
-            and t.text.lower() not in RESTRICTIVE_ADJECTIVES)}
-
-
 class NotRestrictive(WordConstraint):
     """Restrictive, determiner-like and preposition-like adjectives (:data:`RESTRICTIVE_ADJECTIVES`, Quirk et
     al. 1985 §7.33, §5.17-5.26) never change: they restrict or count the noun's reference rather than describe
@@ -158,40 +143,6 @@ class ClearUse(WordConstraint):
                 continue  # a participle used as a modifier ("applied researchers") is neither verb nor adjective
             nxt = parsed.tokens[tok.i + 1] if tok.i + 1 < len(parsed.tokens) else None
             if nxt is not None and nxt.tag == "POS":  # a possessor: "children's" -/-> "kids's"
-                continue
-            out.add(tok.i)
-        return out
-
-
-#: prepositions that head free adjuncts of place and time (Quirk et al. 1985, §9.15-9.48): any verb takes
-#: them, so they say nothing about the verb's sense; every other preposition after a verb may be
-#: governed by it ("link X to Y", "reply to", "associate with") and a synonym need not govern it too
-ADJUNCT_PREPOSITIONS = frozenset({"in", "at", "on", "during", "since", "after", "before", "until", "throughout",
-                                  "near", "across", "inside", "outside", "within", "around"})
-
-
-class FreeComplements(WordConstraint):
-    """A word whose complement selects its sense or its preposition keeps its form (Quirk et al. 1985,
-    ch. 16 "complementation of verbs and adjectives", §17.22 "noun complementation"):
-
-    * a verb with a clause or infinitive complement ("recalled that" = stated, "is required to" =
-      obliged): reporting and control uses have senses the plain verb's synonyms lack;
-    * a verb or adjective followed by a preposition it may govern (not a free adjunct of place or time,
-      :data:`ADJUNCT_PREPOSITIONS`): "link X to Y" -/-> "associate X to Y";
-    * a noun with an "of" complement ("the writer of the film", "the idea of skiing", "the effect of
-      dynamism", "large amounts of"): a relational noun's sense is fixed by what it relates to.
-    """
-
-    def allowed(self, parsed: ParsedText) -> set[int]:
-        out = set()
-        for tok in parsed.tokens:
-            kids = parsed.children(tok.i)
-            if tok.pos == "VERB" and any(c.dep in ("ccomp", "xcomp", "csubj") for c in kids):
-                continue
-            if tok.pos in ("VERB", "ADJ") and any(c.dep in ("prep", "dative") and c.text.lower() not in ADJUNCT_PREPOSITIONS
-                                                    for c in kids):
-                continue
-            if tok.pos == "NOUN" and any(c.dep == "prep" and c.text.lower() == "of" for c in kids):
                 continue
             out.add(tok.i)
         return out
@@ -248,29 +199,6 @@ class PlainAdjectives(WordConstraint):
                     continue  # "easy listening (music)": the -ing nominal right after it, whatever the head
             out.add(tok.i)
         return out
-
-
-def concrete_head(parsed: ParsedText, i: int) -> bool:
-    """Whether the adjective at ``i`` describes a physical thing (WordNet: the noun's most used sense is a
-    ``physical_entity``): its modified noun, or the subject of the clause it is a predicate of. Size and
-    degree adjectives collocate with abstract nouns by convention, not by sense ("a large amount", never
-    "a big amount"; "a small crowd"; "a huge crisis", not "a vast crisis"; Sinclair 1991, collocation), so
-    an adjective's synonym is only offered where the noun is concrete ("a big house" = "a large house")."""
-    from perturbations.language.senses import noun_class
-
-    tok = parsed.tokens[i]
-    head = parsed.tokens[tok.head]
-    if tok.dep == "acomp":
-        head = next((c for c in parsed.children(head.i) if c.dep in ("nsubj", "nsubjpass")), head)
-    return head.pos in ("NOUN", "PROPN") and (head.pos == "PROPN" or noun_class(head.lemma) == "physical")
-
-
-class SynonymousAdjectives(WordConstraint):
-    """An adjective may take a synonym only where it describes a physical thing (:func:`concrete_head`).
-    Other parts of speech pass."""
-
-    def allowed(self, parsed: ParsedText) -> set[int]:
-        return {t.i for t in parsed.tokens if t.pos != "ADJ" or concrete_head(parsed, t.i)}
 
 
 # -- which candidates are acceptable -----------------------------------------------------------

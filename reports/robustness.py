@@ -3,7 +3,9 @@
 Reads ``<source>/<suite>/summary.json`` and ``cases.jsonl`` as written by
 ``suites.harness.outputs`` (rows: each suite's checks; columns: metrics; cells: pass rate with its
 Wilson 95 % interval, the median change in the check's unit and the median raw change), with the validity of the perturbation behind each row (its judged card,
-:mod:`reports.validity`): rows below 0.85 are marked uninformative, and RoMe cells whose damage family
+:mod:`suites.harness.validity`, as the run recorded it): rows below 0.85 are marked uninformative on all
+cases; beside each case check's row, a "(judged)" row gives the same check on the cases a reader judged
+valid or intended (informative with n >= 30, whatever the validity), and RoMe cells whose damage family
 is among its scorer's training negatives carry a dagger, and cells of a metric that runs on a model the
 perturbation chose its variants with (its judge) a double dagger. With human annotations of the perturbed cases (JSONL keyed by
 ``case_id`` with fluency, semantics, grammar on 1-3, several lines per case averaged), adds
@@ -26,7 +28,7 @@ import numpy as np
 from reports import plots
 from reports.stats import coefficient, holm, mcnemar_exact, wilson_interval
 from reports.tables import Table, fmt, provenance, write_all
-from reports.validity import INFORMATIVE, UNMEASURED, CardStatus, card_statuses
+from reports.validity import INFORMATIVE, JUDGED_MIN_N, UNMEASURED, CardStatus
 from rome.core.errors import InputError
 from rome.core.jsonl import load_json_file, read_jsonl
 from rome.core.paths import output_dir
@@ -69,8 +71,6 @@ class RobustnessReport:
     suites: list[SuiteOutput]
     annotations: dict[str, dict[str, float]] = field(default_factory=dict)
     annotation_source: str = ""
-    #: validity cards (default: the shipped ones, ``perturbations/cards``)
-    cards_dir: Path | None = None
 
     @property
     def metrics(self) -> list[str]:
@@ -114,7 +114,7 @@ _KINDS = {
 }
 _SUMMARY = {"suite": "text", "corpus": "text", "signatures": "object", "checks": "object", "coverage": "object",
             "validity": "object", "perturbation": "object", "data": "object", "check_expectations": "object",
-            "trained_on_families": "object"}
+            "trained_on_families": "object", "judged": "object"}
 _STATS = {"pass_rate": "rate", "n": "count", "passes": "count", "median_change": "number", "median_delta": "number",
           "mean_delta": "number", "worst_delta": "number", "unit": "text", "requirement": "text", "passed": "flag"}
 _COVERAGE = {"changed_share": "rate", "texts_tried": "count", "distinct_edits": "count", "top_edit_share": "rate"}
@@ -150,6 +150,14 @@ def _check_summary(summary: Any, where: str) -> None:
                   where, "check_expectations.")
     families = summary.get("trained_on_families") or {}
     _check_fields(families, dict.fromkeys(families, "texts"), where, "trained_on_families.")
+    judged = summary.get("judged") or {}
+    for metric, checks in judged.items():
+        _check_fields(judged, {metric: "object"}, where, "judged.")
+        for check, stats in checks.items():
+            _check_fields(checks, {check: "object"}, where, f"judged.{metric}.")
+            _check_fields(stats or {}, {**_STATS, "outcomes": "object"}, where, f"judged.{metric}.{check}.")
+            outcomes = (stats or {}).get("outcomes") or {}
+            _check_fields(outcomes, dict.fromkeys(outcomes, "flag"), where, f"judged.{metric}.{check}.outcomes.")
     for metric, checks in summary["checks"].items():
         _check_fields(summary["checks"], {metric: "object"}, where, "checks.")
         for check, stats in checks.items():
@@ -236,9 +244,8 @@ def load_annotations(path: Path) -> dict[str, dict[str, float]]:
     return {case: {c: float(np.mean(v)) for c, v in crits.items()} for case, crits in collected.items()}
 
 
-def build_report(source: Path, suites: list[str] | None = None, annotations: Path | None = None,
-                 cards_dir: Path | None = None) -> RobustnessReport:
-    report = RobustnessReport(Path(source), load_suites(Path(source), suites), cards_dir=cards_dir)
+def build_report(source: Path, suites: list[str] | None = None, annotations: Path | None = None) -> RobustnessReport:
+    report = RobustnessReport(Path(source), load_suites(Path(source), suites))
     if annotations is not None:
         report.annotations = load_annotations(annotations)
         report.annotation_source = str(annotations)
@@ -345,24 +352,33 @@ TRAINED_NOTE = (f"{TRAINED_MARK} RoMe's scorer or grammar classifier was trained
                 "training negatives; on a DEMETR row: on at least one of the tier's categories)")
 
 
-def row_validity(suite: SuiteOutput, check: str, cards_dir: Path | None = None) -> CardStatus | None:
-    """The validity of the perturbation behind one row: its card's status for the check's expectation
-    (``None`` for checks without one: fixed minimum-functionality pairs)."""
-    expectations = suite.summary.get("check_expectations")
-    expectation = expectations.get(check) if expectations else _expectation_of(suite, check)
+def row_validity(suite: SuiteOutput, check: str) -> CardStatus | None:
+    """The validity of the perturbation behind one row, as the run recorded it (its card matched to the code
+    that drew the cases, :func:`suites.harness.validity.validity_record`); ``None`` for checks without an
+    expectation (fixed minimum-functionality pairs). A run that recorded no card state is UNMEASURED."""
+    expectation = _row_expectation(suite, check)
     if expectation is None:
         return None
     recorded = suite.summary.get("validity") or {}
     if recorded.get("published"):
         return None
-    card = recorded.get("card") or suite.summary.get("perturbation", {}).get("kind")
-    if not card:
-        return CardStatus("?", expectation, UNMEASURED)
-    # the card of the corpus the cases came from, never another corpus's (outputs written before corpora
-    # existed ran on the dialogue texts)
-    corpus = recorded.get("corpus") or suite.summary.get("corpus") or "dialogue"
-    status = card_statuses(card, recorded.get("fingerprint"), cards_dir, corpus).get(expectation)
-    return status or CardStatus(card, expectation, UNMEASURED)
+    card = recorded.get("card") or (suite.summary.get("perturbation") or {}).get("kind") or "?"
+    state = (recorded.get("states") or {}).get(expectation)
+    return CardStatus.from_dict(card, expectation, state) if isinstance(state, dict) else CardStatus(
+        card, expectation, UNMEASURED)
+
+
+def _row_expectation(suite: SuiteOutput, check: str) -> str | None:
+    expectations = suite.summary.get("check_expectations")
+    return expectations.get(check) if expectations else _expectation_of(suite, check)
+
+
+def row_estimate(suite: SuiteOutput, check: str) -> dict[str, Any] | None:
+    """The perturbation's own estimate of the row's validity (mean ``p_valid`` over its cases), when it gives one."""
+    expectation = _row_expectation(suite, check)
+    state = ((suite.summary.get("validity") or {}).get("states") or {}).get(expectation) if expectation else None
+    estimate = state.get("estimated") if isinstance(state, dict) else None
+    return estimate if isinstance(estimate, dict) and _is_number(estimate.get("mean")) else None
 
 
 def _expectation_of(suite: SuiteOutput, check: str) -> str | None:
@@ -372,11 +388,30 @@ def _expectation_of(suite: SuiteOutput, check: str) -> str | None:
     return next(iter(judged)) if len(judged) == 1 else None
 
 
-def validity_cell(status: CardStatus | None) -> str:
+def validity_cell(status: CardStatus | None, estimate: dict[str, Any] | None = None) -> str:
     if status is None:
         return "–"
-    cell = status.cell()
-    return cell + (" **uninformative**" if status.informative is False else "")
+    cell = status.cell() + (" **uninformative**" if status.informative is False else "")
+    if estimate:
+        cell += f"; estimated {estimate['mean']:.0%} (n={estimate.get('n', '?')}, an estimate)"
+    return cell
+
+
+#: the check column of a row on the reader-judged cases
+JUDGED_SUFFIX = " (judged)"
+
+
+def judged_stats(suite: SuiteOutput, metric: str, check: str) -> dict[str, Any] | None:
+    """A check's result on the reader-judged good cases as the run recorded it (``None``: not recorded)."""
+    stats = ((suite.summary.get("judged") or {}).get(metric) or {}).get(check)
+    return stats if isinstance(stats, dict) else None
+
+
+def judged_validity_cell(n: int) -> str:
+    """The validity cell of a judged row: every case was judged good by a reader; informative from n >= 30."""
+    if n >= JUDGED_MIN_N:
+        return f"judged good by a reader (n={n}): informative"
+    return f"judged good by a reader (n={n}): **uninformative** (n < {JUDGED_MIN_N})"
 
 
 #: a published set's check named otherwise than the severity its categories start with (DEMETR: base_id33_...)
@@ -454,18 +489,26 @@ def checks_table(report: RobustnessReport) -> Table:
         for check in suite_checks(suite):
             per_metric = [suite.summary["checks"].get(m, {}).get(check) for m in metrics]
             n = max((s.get("n") or 0 for s in per_metric if s), default=0)
-            status = row_validity(suite, check, report.cards_dir)
-            cells = []
-            for metric, stats in zip(metrics, per_metric):
+            status = row_validity(suite, check)
+            marks = []
+            for metric in metrics:
                 mark = _trained_on(suite, check, metric, status)
                 flagged |= mark
                 shared = shared_models(suite, metric)
                 shared_seen |= shared
-                cells.append(_check_cell(stats) + (f" {TRAINED_MARK}" if mark else "")
-                             + (f" {SHARED_MARK}" if shared else ""))
+                marks.append((f" {TRAINED_MARK}" if mark else "") + (f" {SHARED_MARK}" if shared else ""))
             published = bool((suite.summary.get("validity") or {}).get("published"))
-            rows.append([*row_key(report, suite, check), str(n), PUBLISHED if published else validity_cell(status),
-                         coverage_cell(suite), *cells])
+            validity = PUBLISHED if published else validity_cell(status, row_estimate(suite, check))
+            rows.append([*row_key(report, suite, check), str(n), validity, coverage_cell(suite),
+                         *(_check_cell(stats) + mark for stats, mark in zip(per_metric, marks))])
+            judged = [judged_stats(suite, m, check) for m in metrics]
+            if any(judged) and status is not None:
+                judged_n = max((s.get("n") or 0 for s in judged if s), default=0)
+                key = row_key(report, suite, check)
+                key[2] += JUDGED_SUFFIX
+                rows.append([*key, str(judged_n), judged_validity_cell(judged_n), "–",
+                             *(_check_cell(stats if stats and stats.get("n") else None) + mark
+                               for stats, mark in zip(judged, marks))])
     requirements = {f"{s.name}/{check}: {stats['requirement']}" for s in report.suites
                     for checks in s.summary["checks"].values() for check, stats in checks.items()
                     if isinstance(stats, dict) and stats.get("requirement")}
@@ -475,10 +518,17 @@ def checks_table(report: RobustnessReport) -> Table:
              "a paired test (`rome report robustness --compare A B`)",
              *(f"Unit {UNIT_NOTES.get(u, u)}" for u in sorted(_units_used(report))),
              f"Validity: share of the perturbation's variants a careful reader judged to do what the check "
-             f"expects (validity card, Wilson 95 % interval, n; `rome validity`); below {INFORMATIVE:.2f} the row is "
-             "**uninformative**: failures there say more about the perturbation than about the metrics; "
-             "STALE: the card was judged under other perturbation code; UNMEASURED: no card for this corpus "
-             "(a row never borrows another corpus's card)",
+             f"expects, among the card's lines the code still draws (validity card, Wilson 95 % interval, n; "
+             f"`rome validity`); below {INFORMATIVE:.2f} the row on all cases is **uninformative**: failures there "
+             "say more about the perturbation than about the metrics; STALE: the code draws card lines no reader "
+             "judged yet (to judge next), the figure is over the judged ones; UNMEASURED: no card for this corpus "
+             "(a row never borrows another corpus's card); \"estimated\": the perturbation's own mean estimate of "
+             "its variants' validity, not a reader's judgement",
+             f"Rows \"CHECK{JUDGED_SUFFIX}\": the same check (same unit, same calibration) on the card's lines a "
+             "reader judged valid (invariant) or intended (decrease) that the code still draws, each scored against "
+             "its own reference. **Which figure answers \"is this metric robust to this change?\"**: the judged "
+             f"row when its n >= {JUDGED_MIN_N}, whatever the kind's validity; else the row on all cases when its "
+             f"validity is >= {INFORMATIVE:.2f}; else neither (judge more lines: `rome validity --draw`)",
              "Coverage: share of the corpus's texts tried that the perturbation changed, distinct edits among the "
              "row's cases, and the share of cases holding the most frequent edit",
              *([TRAINED_NOTE] if flagged else []), *([shared_note(shared_seen)] if shared_seen else []),
@@ -498,6 +548,14 @@ def paired_outcomes(suite: SuiteOutput, check: str, a: str, b: str) -> tuple[lis
     return left, right
 
 
+def judged_paired_outcomes(suite: SuiteOutput, check: str, a: str, b: str) -> tuple[list[bool], list[bool]]:
+    """Both metrics' verdicts on the reader-judged cases of ``check`` (the summary's ``judged`` outcomes)."""
+    left = (judged_stats(suite, a, check) or {}).get("outcomes") or {}
+    right = (judged_stats(suite, b, check) or {}).get("outcomes") or {}
+    common = [case for case in left if case in right]
+    return [bool(left[c]) for c in common], [bool(right[c]) for c in common]
+
+
 def comparison_table(report: RobustnessReport, a: str, b: str, alpha: float = ALPHA) -> Table:
     """Metric ``a`` against ``b`` on the same cases, per row: exact McNemar, Holm-adjusted over the rows."""
     for name in (a, b):
@@ -511,6 +569,11 @@ def comparison_table(report: RobustnessReport, a: str, b: str, alpha: float = AL
             left, right = paired_outcomes(suite, check, a, b)
             if left:
                 tested.append((row_key(report, suite, check), mcnemar_exact(left, right)))
+            left, right = judged_paired_outcomes(suite, check, a, b)
+            if left:
+                key = row_key(report, suite, check)
+                key[2] += JUDGED_SUFFIX
+                tested.append((key, mcnemar_exact(left, right)))
     adjusted = holm([t.p_value for _, t in tested])
     rows = []
     for (key, test), p_holm in zip(tested, adjusted):
@@ -522,7 +585,8 @@ def comparison_table(report: RobustnessReport, a: str, b: str, alpha: float = AL
                      f"{test.p_value:.3g}", f"{p_holm:.3g}", test.reading(a, b, alpha, p_holm)])
     notes = [f"Paired on the same cases (cases.jsonl): {a} only / {b} only = cases one metric passes and the other "
              "fails; p: exact McNemar (two-sided binomial test on those discordant cases); p (Holm): adjusted "
-             f"over the {len(rows)} rows; reading: a lead only when p (Holm) < {alpha:g}, else a tie",
+             f"over the {len(rows)} rows; reading: a lead only when p (Holm) < {alpha:g}, else a tie; rows "
+             f"\"CHECK{JUDGED_SUFFIX}\": the same test on the reader-judged cases",
              "Pass rates: Wilson 95 % intervals", *provenance_notes(report)]
     return Table(f"Paired comparison: {a} vs {b}",
                  [*report.key_columns, "n", a, b, "difference (points)", f"{a} only", f"{b} only", "p", "p (Holm)",

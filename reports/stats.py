@@ -19,6 +19,7 @@ import numpy as np
 from scipy import stats
 
 from rome.core.errors import InputError
+from suites.harness.checks import wilson_interval  # noqa: F401  (the one interval, re-exported here)
 
 METHODS = ("spearman", "pearson", "kendall")
 SYMBOLS = {"spearman": "ρ", "pearson": "r", "kendall": "τ"}
@@ -221,20 +222,6 @@ def williams_matrix(scores: dict[str, np.ndarray], human: np.ndarray, method: st
 
 
 # -- proportions: pass rates and paired comparisons ------------------------------------------------
-def wilson_interval(successes: int, n: int, confidence: float = 0.95) -> tuple[float, float]:
-    """Wilson score interval of a proportion (``(0, 1)`` when ``n`` is 0); statsmodels' implementation.
-
-    The one interval of a pass rate or a validity card: unlike the normal approximation it stays
-    inside [0, 1] and is not zero-width at 0 % or 100 %.
-    """
-    if n == 0:
-        return 0.0, 1.0
-    if not 0 <= successes <= n:
-        raise InputError(f"a proportion needs 0 <= successes <= n, got {successes} of {n}")
-    from statsmodels.stats.proportion import proportion_confint
-
-    low, high = proportion_confint(successes, n, alpha=1 - confidence, method="wilson")
-    return float(low), float(high)
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,8 @@ ROOT = Path(__file__).resolve().parent.parent
 SECTIONS: tuple[tuple[str, str, str], ...] = (
     ("Correlation with human judgments (BAGEL, SFHOTEL)", "correlation/correlation.md",
      "`rome report correlation --dataset bagel --dataset sfhotel --out rome-out/correlation`"),
-    ("Robustness of the metrics to perturbations", "robustness/robustness.md",
+    ("Robustness of the metrics to perturbations (rows \"(judged)\": the check on the cases a reader judged)",
+     "robustness/robustness.md",
      "`rome suite SUITE --data CORPUS` (every suite, every shipped corpus), then `rome report robustness --from rome-out`"),
     ("Validity of the perturbations (cards judged blind)", "validity.md", "`rome validity`"),
     ("Validity on held-out corpora (cards outside the package)", "validity-heldout.md",

@@ -21,11 +21,11 @@ import pytest
 from reports.annotate.judgements import JudgementStore, highlighted, load_todo_card
 from reports.annotate.validity import create_validity_app
 from reports.cli import main
-from reports.validity import CURRENT, LABELS, card_statuses, load_card, suite_validity
+from reports.validity import CURRENT, LABELS, load_card, match_card
 from suites.harness.spec import load_suite
 
 XSS = "<script>alert('x')</script> serves <b>cheap</b> food ."
-SECRETS = ("fp-SECRET-42", "0.4242", "SECRET-NOTE", "9137")  # fingerprint, a planted score, an old note, the seed
+SECRETS = ("fp-SECRET-42", "0.4242", "SECRET-NOTE", "9137")  # an old-format fingerprint, a planted score, an old note, the seed
 #: a hand-made card of one kind with both expectations (like the adjective card: synonyms and antonyms)
 LINES = [
     {"card": "adjective", "suite": "adjective_replacement", "corpus": "dialogue", "source_id": "s1",
@@ -103,10 +103,11 @@ def test_draw_judge_write_and_count_end_to_end(tmp_path):
     assert [line["variant"] for line in card] == [line["variant"] for line in drawn]
     assert [(line["label"], line["note"]) for line in card] == [("intended", ""), ("broken", "a suffix repeated"),
                                                                  ("intended", "")]
-    name, fingerprint, statuses = suite_validity(load_suite("repetition"), cards)
-    assert name == "repetition" and statuses["decrease"].state == CURRENT
+    match = match_card(load_suite("repetition"), [cards])
+    statuses = match.statuses
+    assert match.card == "repetition" and statuses["decrease"].state == CURRENT
     assert (statuses["decrease"].n, statuses["decrease"].counts) == (3, {"intended": 2, "broken": 1})
-    assert card_statuses("repetition", fingerprint, cards)["decrease"].rate == pytest.approx(2 / 3)
+    assert statuses["decrease"].rate == pytest.approx(2 / 3)
 
 
 def test_resume_after_restart_and_relabel_rewrites_the_card(tmp_path, todo):
@@ -209,7 +210,7 @@ def test_the_guards_of_the_rating_mode_hold_here(served):
 @pytest.mark.parametrize("lines, message", [
     ('{"card": "adjective", \n', "malformed JSON"),
     ("", "no card lines"),
-    ([{k: v for k, v in LINES[0].items() if k != "fingerprint"}], "missing field 'fingerprint'"),
+    ([{k: v for k, v in LINES[0].items() if k != "variant"}], "missing field 'variant'"),
     ([dict(LINES[0], expectation="increase")], "expectation must be one of invariant, decrease"),
     ([dict(LINES[0], variant="")], "field 'variant' is empty"),
     ([dict(LINES[0], text=["a"])], "field 'text' must be a string"),

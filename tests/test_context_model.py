@@ -14,6 +14,7 @@ import pytest
 from rome.context import files
 from rome.context.collocations import bigram_count, zipf
 from rome.context.model import get_context_model
+from rome.core.fingerprint import file_digest
 
 pytestmark = pytest.mark.slow
 
@@ -25,7 +26,7 @@ def model():
 
 def test_the_unpacked_weights_are_the_pinned_ones():
     folder = files.encoder_dir()
-    assert files.sha256_of(folder / "model.safetensors") == files.WEIGHTS_SHA256
+    assert file_digest(folder / "model.safetensors") == files.WEIGHTS_SHA256
     assert (folder / ".verified").read_text().strip() == files.WEIGHTS_SHA256
 
 

@@ -255,7 +255,7 @@ def test_a_perturbation_source_change_rebuilds_cached_suite_cases(tmp_path, monk
 
 def test_a_helper_the_perturbation_imports_is_part_of_its_fingerprint(tmp_path, monkeypatch):
     """Perturbations share helpers (``passive.py`` -> ``_clause.py``): editing a helper a perturbation
-    imports re-keys it; a file beside it that it does not import does not (its validity card stays current)."""
+    imports re-keys it; a file beside it that it does not import does not (its cached cases stay valid)."""
     from suites.harness.spec import perturbation_fingerprint
 
     package = tmp_path / "pkg_4712"
@@ -307,7 +307,7 @@ def test_editing_a_module_a_perturbation_imports_from_another_package_changes_it
     assert not any(name.startswith("rome.data") for name in closure)  # no perturbation reads a corpus
     assert closure["rome.core.parsing"] == (rome_copy / "core" / "parsing.py").resolve()
     before = perturbation_fingerprint(passive)
-    _touch(rome_copy / "core" / "cache.py")  # not imported by the perturbation: its cards stay current
+    _touch(rome_copy / "core" / "cache.py")  # not imported by the perturbation: its cached cases stay valid
     assert perturbation_fingerprint(passive) == before
     _touch(rome_copy / "core" / "parsing.py")
     assert perturbation_fingerprint(passive) != before

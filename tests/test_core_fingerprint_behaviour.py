@@ -155,13 +155,6 @@ def _all_signatures() -> dict[str, str]:
     return {name: str(build_metric(name).signature()) for name in available_metrics()}
 
 
-def _all_card_states() -> dict[tuple[str, str, str, str], tuple[str, str | None]]:
-    from reports.validity import shipped_validity
-
-    return {(corpus, suite, card, status.expectation): (status.state, status.fingerprint)
-            for corpus, suite, card, status in shipped_validity()}
-
-
 @pytest.fixture
 def semantic_reads_as(monkeypatch):
     """Make the fingerprint read ``rome/metric/semantic.py`` as the given text (memos emptied, so it is read)."""
@@ -178,13 +171,13 @@ def semantic_reads_as(monkeypatch):
     return install
 
 
-def test_a_docstring_edit_in_semantic_keeps_every_signature_and_card(semantic_reads_as):
+def test_a_docstring_edit_in_semantic_keeps_every_signature(semantic_reads_as):
+    """(Validity cards are judged text, keyed by no code: tests/test_reports_validity.py.)"""
     source = SEMANTIC.read_text(encoding="utf-8")
-    signatures, cards = _all_signatures(), _all_card_states()
-    assert any("rome" in name for name in signatures) and cards
+    signatures = _all_signatures()
+    assert any("rome" in name for name in signatures)
     semantic_reads_as(add_comments(edit_docstrings(source)))
     assert _all_signatures() == signatures
-    assert _all_card_states() == cards
     # the same path with a code edit re-signs RoMe: the edited text above was read, and did not count
     semantic_reads_as(source.rstrip("\n") + "\n_EDITED_FOR_TEST = 1\n")
     edited = _all_signatures()

@@ -293,7 +293,7 @@ def test_settings_are_checked():
 
 def test_describe_and_fingerprint_record_the_judge():
     """The grammar alone names no language model; with the judge, describe() records the delta, the spacing
-    and the context model's signature, and the fingerprint that keys cached cases and cards changes with them."""
+    and the context model's signature, and the fingerprint that keys cached cases changes with them."""
     from perturbations.passive.naturalness import NATURALNESS_DELTA, PLL_SPACING
     from rome.context.model import get_context_model
     from suites.harness.spec import perturbation_fingerprint

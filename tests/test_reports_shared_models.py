@@ -43,7 +43,7 @@ def test_only_the_cells_of_a_metric_on_the_perturbations_model_are_marked(tmp_pa
     _suite_output(tmp_path, "judged_swap", {"kind": "textfooler", "judge": CONTEXT},
                   {"perturbation": [CONTEXT], "metrics": runs_on})
     _suite_output(tmp_path, "typos", {"kind": "typos"}, {"perturbation": [], "metrics": runs_on})
-    table = robustness.checks_table(robustness.build_report(tmp_path, cards_dir=tmp_path / "cards"))
+    table = robustness.checks_table(robustness.build_report(tmp_path))
     cells = _cells(table)
     assert cells["judged_swap", "gruen"].endswith(robustness.SHARED_MARK)
     assert not cells["judged_swap", "bertscore"].endswith(robustness.SHARED_MARK)  # MiniLM chose nothing here
@@ -59,7 +59,7 @@ def test_the_same_model_under_another_digest_or_hub_name_is_shared(tmp_path):
     _suite_output(tmp_path, "judged_swap", {"kind": "textfooler"},
                   {"perturbation": [CONTEXT], "metrics": {"bleu": [], "gruen": [],
                                                            "bertscore": ["sentence-transformers/all-mpnet-base-v2"]}})
-    cells = _cells(robustness.checks_table(robustness.build_report(tmp_path, cards_dir=tmp_path / "cards")))
+    cells = _cells(robustness.checks_table(robustness.build_report(tmp_path)))
     assert cells["judged_swap", "bertscore"].endswith(robustness.SHARED_MARK)
     assert robustness.model_family(CONTEXT) == robustness.model_family("sentence-transformers/all-mpnet-base-v2")
     assert robustness.model_family("all-MiniLM-L6-v2") != robustness.model_family(CONTEXT)
@@ -69,7 +69,7 @@ def test_outputs_without_the_models_field_mark_nothing_and_say_nothing(tmp_path)
     """Written before the field existed: the perturbation's recorded signature is read, but no metric named a
     model then, so no cell is marked (and no legend line is added)."""
     _suite_output(tmp_path, "judged_swap", {"kind": "textfooler", "judge": CONTEXT}, None)
-    table = robustness.checks_table(robustness.build_report(tmp_path, cards_dir=tmp_path / "cards"))
+    table = robustness.checks_table(robustness.build_report(tmp_path))
     assert not any(robustness.SHARED_MARK in cell for row in table.rows for cell in row)
     assert not any(note.startswith(robustness.SHARED_MARK) for note in table.notes)
 
@@ -135,7 +135,7 @@ def test_a_real_suite_run_marks_the_metric_built_on_its_judge(tmp_path):
             unregister("gruen/likelihood")
     summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
     assert summary["models"]["perturbation"] == [_JudgedSwap().describe()["judge"]]
-    table = robustness.checks_table(robustness.build_report(tmp_path / "out", cards_dir=tmp_path / "cards"))
+    table = robustness.checks_table(robustness.build_report(tmp_path / "out"))
     cells = _cells(table)
     assert cells["judged_swap", "gruen/likelihood"].endswith(robustness.SHARED_MARK)
     assert not cells["judged_swap", "bleu"].endswith(robustness.SHARED_MARK)

@@ -160,9 +160,9 @@ def test_a_suite_on_texts_without_a_card_says_its_validity_is_unmeasured_and_how
                                                                                              monkeypatch):
     """``rome suite NAME --data FILE``: the printed summary, summary.md and summary.json say the perturbation's
     validity on those texts is UNMEASURED and give the commands that draw, label and read a card."""
-    import reports.validity
+    import suites.harness.validity
 
-    monkeypatch.setattr(reports.validity, "default_cards_dir", lambda: tmp_path / "cards")
+    monkeypatch.setattr(suites.harness.validity, "default_cards_dir", lambda: tmp_path / "cards")
     monkeypatch.setenv("ROME_OUT", str(tmp_path / "rome-out"))
     data, out = _jsonl(tmp_path / "mine.jsonl"), tmp_path / "out"
     assert main(["suite", "contractions", "--data", str(data), "--metric", "chrf", "--no-cache", "--out", str(out)]) in (0, 1)
@@ -173,41 +173,54 @@ def test_a_suite_on_texts_without_a_card_says_its_validity_is_unmeasured_and_how
     todo = user_cards / "mine" / "contractions.todo.jsonl"
     assert record["judge"] == [f"rome validity --draw contractions --data {data}",
                                f"rome annotate --validity {todo} --annotator NAME",
-                               f"rome validity --cards {user_cards} --data {data}"]
+                               f"rome validity --data {data}"]
     for text in (printed, (out / "summary.md").read_text()):
         assert "invariant: UNMEASURED" in text and "no judged card for this perturbation on these texts" in text
         assert all(f"`{command}`" in text for command in record["judge"])
 
 
-def test_a_suite_with_a_current_card_gives_its_figure_and_no_judging_commands(tmp_path, capsys, monkeypatch):
-    import reports.validity
-    from reports.validity import write_card
-    from suites.harness.spec import load_suite, perturbation_fingerprint
+def _judged_card(data: Path, folder: Path, labels: list[str] | None = None) -> list[dict]:
+    """The contractions card of ``data`` as the current code draws it (seed 5), judged with ``labels``
+    (default: all valid), written to ``folder``."""
+    from suites.harness.spec import load_suite
+    from suites.harness.validity import Draw, match_card, write_card
 
-    monkeypatch.setattr(reports.validity, "default_cards_dir", lambda: tmp_path / "cards")
+    suite = load_suite("contractions").configured(data=str(data))
+    lines = match_card(suite, [folder], [Draw("contractions", 5, 10, False)], cache=None).unjudged(suite)
+    assert lines and "fingerprint" not in lines[0]
+    labels = labels or ["valid"] * len(lines)
+    judged = [{**line, "label": label, "note": "" if label == "valid" else "reads oddly"}
+              for line, label in zip(lines, labels)]
+    write_card(judged, folder / "mine" / "contractions.jsonl")
+    return judged
+
+
+def test_a_suite_with_a_current_card_gives_its_figure_and_no_judging_commands(tmp_path, capsys, monkeypatch):
+    import suites.harness.validity
+
+    monkeypatch.setattr(suites.harness.validity, "default_cards_dir", lambda: tmp_path / "cards")
     data = _jsonl(tmp_path / "mine.jsonl")
-    fingerprint = perturbation_fingerprint(load_suite("contractions").configured(data=str(data)).build_perturbation())
-    lines = [{"card": "contractions", "suite": "contractions", "source_id": f"s{i}", "text": "It is here.",
-              "variant": "It's here.", "edits": [], "expectation": "invariant", "label": "valid" if i else "awkward",
-              "note": "" if i else "reads oddly", "fingerprint": fingerprint} for i in range(10)]
-    write_card(lines, tmp_path / "cards" / "mine" / "contractions.jsonl")
+    judged = _judged_card(data, tmp_path / "cards", ["awkward", "valid", "valid"])
     out = tmp_path / "out"
     assert main(["suite", "contractions", "--data", str(data), "--metric", "chrf", "--no-cache", "--out", str(out)]) in (0, 1)
     printed = capsys.readouterr().out
-    record = json.loads((out / "summary.json").read_text())["validity"]
-    assert record["states"]["invariant"]["state"] == "current" and record["states"]["invariant"]["n"] == 10
-    assert record["states"]["invariant"]["validity"] == pytest.approx(0.9) and "judge" not in record
-    assert "invariant: 90% [" in printed and "UNMEASURED" not in printed and "rome validity --draw" not in printed
+    summary = json.loads((out / "summary.json").read_text())
+    record = summary["validity"]
+    n = len(judged)
+    assert record["states"]["invariant"]["state"] == "current" and record["states"]["invariant"]["n"] == n
+    assert record["states"]["invariant"]["validity"] == pytest.approx((n - 1) / n) and "judge" not in record
+    assert "UNMEASURED" not in printed and "rome validity --draw" not in printed
+    # the judged verdict: the chrF check on the lines judged valid, scored against their references
+    assert summary["judged"]["chrf"]["invariant"]["n"] == n - 1
+    assert "on reader-judged cases" in printed
 
 
 def test_a_card_the_user_judged_is_read_and_a_suite_file_is_named_as_given(tmp_path, capsys, monkeypatch):
     """The card ``rome annotate`` completes under ROME_OUT/cards counts for the suite's summary; a suite given
     as a file is named by that file in the commands (``rome validity --draw NAME`` knows no such name)."""
-    import reports.validity
-    from reports.validity import write_card
-    from suites.harness.spec import load_suite, perturbation_fingerprint
+    import suites.harness.validity
 
-    monkeypatch.setattr(reports.validity, "default_cards_dir", lambda: tmp_path / "cards")
+    monkeypatch.setattr(suites.harness.validity, "default_cards_dir", lambda: tmp_path / "cards")
     monkeypatch.setenv("ROME_OUT", str(tmp_path / "rome-out"))
     data = _jsonl(tmp_path / "mine.jsonl")
     suite_file = tmp_path / "my_suite.py"
@@ -218,12 +231,41 @@ def test_a_card_the_user_judged_is_read_and_a_suite_file_is_named_as_given(tmp_p
     assert main(["suite", str(suite_file), "--data", str(data), "--metric", "chrf", "--no-cache", "--out", str(out)]) in (0, 1)
     record = json.loads((out / "summary.json").read_text())["validity"]
     assert record["judge"][0] == f"rome validity --draw {suite_file} --data {data}"
-    fingerprint = perturbation_fingerprint(load_suite("contractions").configured(data=str(data)).build_perturbation())
-    lines = [{"card": "contractions", "suite": "contractions", "source_id": f"s{i}", "text": "It is here.",
-              "variant": "It's here.", "edits": [], "expectation": "invariant", "label": "valid",
-              "note": "", "fingerprint": fingerprint} for i in range(10)]
-    write_card(lines, tmp_path / "rome-out" / "cards" / "mine" / "contractions.jsonl")
+    _judged_card(data, tmp_path / "rome-out" / "cards")
     out = tmp_path / "out2"
     assert main(["suite", "contractions", "--data", str(data), "--metric", "chrf", "--no-cache", "--out", str(out)]) in (0, 1)
     record = json.loads((out / "summary.json").read_text())["validity"]
     assert record["states"]["invariant"]["state"] == "current" and "judge" not in record
+
+
+class EstimatedUpper(FirstWordUpper):
+    """As :class:`FirstWordUpper`, with its own estimate that each variant is valid (as a judge would set it)."""
+
+    kind = "estimated_upper"
+
+    def _apply(self, text: str, rng: random.Random) -> Result:
+        result = super()._apply(text, rng)
+        variant = result.variants[0]
+        p = 0.5 if len(text) % 2 else 1.0
+        return Result(text, (Variant(variant.text, self.kind, variant.expectation, variant.edits, {"p_valid": p}),))
+
+
+def test_an_estimated_validity_is_recorded_only_where_the_perturbation_gives_one():
+    """``variant.meta["p_valid"]``: its mean over the cases is the summary's estimate, marked as one; a
+    perturbation that gives none has no estimate (never a made-up one)."""
+    from suites.harness.outputs import summary, summary_markdown
+
+    for perturbation, estimated in ((EstimatedUpper(), True), (FirstWordUpper(), False)):
+        suite = Suite(name="s", data=CorpusSource("dialogue"), n=8, seed=2, perturbation=perturbation,
+                      metrics=["chrf"], checks=[Invariant()])
+        run = SuiteRun(suite, cache=ScoreCache(None))
+        run.result("chrf", "invariant")
+        data = summary(run)
+        state = data["validity"]["states"]["invariant"]
+        assert state["state"] == "UNMEASURED"
+        if estimated:
+            expected = sum(0.5 if len(c.original) % 2 else 1.0 for c in run.cases) / len(run.cases)
+            assert state["estimated"] == {"mean": pytest.approx(expected), "n": 8}
+            assert "an estimate, not a reader's judgement" in summary_markdown(data)
+        else:
+            assert "estimated" not in state and "estimate" not in summary_markdown(data)

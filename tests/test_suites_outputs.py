@@ -82,7 +82,9 @@ def test_outputs_have_the_documented_format(suite_file, tmp_path):
     assert summary["checks"]["bleu"]["decrease"]["n"] == 0 and summary["checks"]["bleu"]["decrease"]["passed"] is None
     assert summary["checks"]["bleu"]["same_text"]["passed"] is True
     assert summary["check_expectations"]["invariant"] == "invariant" and summary["check_expectations"]["same_text"] is None
-    assert summary["validity"]["card"] == "swap_last_two" and "|src:" in summary["validity"]["fingerprint"]
+    assert summary["validity"]["card"] == "swap_last_two" and "fingerprint" not in summary["validity"]
+    assert summary["validity"]["states"]["invariant"]["state"] == "UNMEASURED"  # looked up under pytest too
+    assert summary["judged"]["bleu"]["invariant"]["n"] == 0  # no card: no reader-judged cases
     assert summary["trained_on_families"] == {}  # BLEU and chrF learn nothing
 
     with (out / "cases.csv").open(newline="", encoding="utf-8") as handle:

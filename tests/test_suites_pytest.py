@@ -124,3 +124,31 @@ def test_a_missing_metric_fails_where_the_install_promised_it(pytester, tmp_path
     result = pytester.runpytest_subprocess("--suite-n", "5", "-k", "invariant", "-rs")
     result.assert_outcomes(**outcome, deselected=1)
     assert "is not installed" in result.stdout.str()
+
+
+def test_pytest_and_rome_suite_write_the_same_summary(tmp_path):
+    """One suite, corpus and seed, run by ``pytest suites/repetition.py`` and by ``rome suite``: the same
+    summary (the same validity card states, judged verdicts and checks; only the time stamps, cache counts
+    and timings differ), and neither says the validity was "not looked up"."""
+    import os
+
+    from reports.cli import main
+
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "suites/repetition.py", "-k", "chrf", "-q", "-p", "no:cacheprovider",
+         "--suite-data", "dialogue", "--suite-n", "20", "--suite-seed", "3", "--suite-out", str(tmp_path / "pytest")],
+        cwd=ROOT, capture_output=True, text=True, timeout=600, env=env)
+    assert proc.returncode in (0, 1), proc.stdout + proc.stderr
+    assert main(["suite", "repetition", "--data", "dialogue", "--n", "20", "--seed", "3", "--metric", "chrf",
+                 "--out", str(tmp_path / "cli")]) in (0, 1)
+    by_pytest, by_cli = tmp_path / "pytest" / "repetition", tmp_path / "cli"  # dialogue is the suite's own corpus
+    volatile = ("created", "cache", "timings_s")
+    summaries = [{k: v for k, v in json.loads((folder / "summary.json").read_text()).items() if k not in volatile}
+                 for folder in (by_pytest, by_cli)]
+    assert [s["data"].pop("cases_from_cache") for s in summaries] == [False, True]  # the second run reads the first's
+    assert summaries[0] == summaries[1]
+    assert summaries[0]["validity"]["states"]["decrease"]["state"] == "current"
+    assert summaries[0]["judged"]["chrf"]["decrease"]["n"] >= 30  # the card's intended lines, scored by chrF
+    markdown = [(folder / "summary.md").read_text() for folder in (by_pytest, by_cli)]
+    assert markdown[0] == markdown[1] and "not looked up" not in markdown[0]

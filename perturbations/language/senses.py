@@ -1,29 +1,13 @@
-"""The sense a word most likely has, and the synonyms and antonyms of that sense, from WordNet 3.0.
+"""WordNet 3.0 senses, their SemCor counts, and every synonym and antonym of a word.
 
 WordNet lists a lemma in every synset it has ever been used in, so "synonyms of a word" taken over
 all its synsets are mostly synonyms of *other* senses ("serve" -> "function", "central" ->
-"fundamental", "special" -> "particular"). The one sense look-up of the project keeps a candidate
-only when the word's sense is clear without reading the context, and the candidate has that sense:
-
-* **a dominant sense**: WordNet's sense-tagged counts (SemCor, ``index.sense`` / ``cntlist``) give
-  the word's senses for its part of speech; the most used one must have been seen at least
-  :data:`MIN_SENSE_COUNT` (10) times and carry at least :data:`DOMINANT_SHARE` of the counted uses (four
-  times as many as all other senses together). The most-frequent-sense heuristic is the standard
-  baseline of word-sense disambiguation (McCarthy et al., 2004, "Finding predominant word senses
-  in untagged text"); requiring dominance makes it precise instead of merely frequent. A word
-  without counts, or with several common senses ("little": size 63 %, quantity 28 %), is not
-  swapped. For verbs only the senses whose *verb frames* fit how the verb is used in the sentence
-  count (with an object, a participle, an infinitive, a clause): the parse has to agree;
-* **both ways**: the sense is also the candidate's own most used sense, carrying at least
-  :data:`CANDIDATE_SHARE` of its uses (the same four in five), and the candidate is attested in it, so a word whose usual
-  reading is another ("tell" for "say", "guess" for "think", "matter" for "affair") is refused;
-* **common words**: the candidate's total count is at least :data:`MIN_LEMMA_COUNT` and at least
-  :data:`MIN_FREQUENCY_RATIO` of the word's, so rare or marked words ("serpent" for "snake",
-  "cognize") are never picked; lemminflect must read the candidate as a base form ("oxen" is not);
-* **antonyms** are WordNet's *direct* antonyms of the word in its dominant sense (never the
-  antonym of a satellite's head: "average" -> "abnormal", "tempting" -> "unseductive" were
-  indirect), with :data:`ANTONYM_MIN_COUNT` uses for the sense and the antonym;
-* single words only (the token count stays), never the word's own lemma, never an antonym as synonym.
+"fundamental"). Which sense a word has in a sentence is not decided here: the perturbations offer
+every sense's candidates (:func:`wordnet_synonyms`, :func:`wordnet_antonyms`) and a context model
+judges each in its slot (:class:`perturbations.context_fit.FitsContext`); the counts give how likely a
+shared sense is before the context is read (:func:`shared_sense_share`), and verb frames say which
+senses fit how a verb is used (:data:`FRAMES`). Single words only (the token count stays), never the
+word's own lemma, never an antonym as synonym.
 """
 
 from __future__ import annotations
@@ -38,28 +22,6 @@ FRAMES = {
     "infinitive": frozenset({24, 25, 28, 32, 33, 35, 29}),
     "clause": frozenset({26, 34}),
 }
-#: the dominant sense must have been tagged this often in SemCor: with fewer uses the counts are too
-#: sparse to say that one sense dominates (SemCor is small: most words have fewer than 20 tagged uses)
-MIN_SENSE_COUNT = 10
-#: the dominant sense must carry this share of the word's counted uses (of those that fit its usage).
-#: Four in five, not two in three: with 2/3 a word whose second sense has a third of
-#: the uses ("employ": use 75 %, hire 25 %; "program": plan 71 %) was swapped in its minor sense on news
-#: and data-to-text; four in five leaves the minor senses under one use in five (the fresh cards test it)
-DOMINANT_SHARE = 4 / 5
-#: the candidate's own most used sense must be the word's sense and carry the same share of its uses:
-#: a candidate read in another sense half the time ("thought", "result", "remember") is no synonym
-CANDIDATE_SHARE = 4 / 5
-#: a candidate must have been seen this often in SemCor (all its senses of the part of speech)
-MIN_LEMMA_COUNT = 10
-#: an antonym needs less evidence: WordNet links antonyms sense to sense, and a reversed property is what
-#: the variant promises whichever near reading the reader takes ("cheap" / "expensive": 9 uses)
-ANTONYM_MIN_COUNT = 5
-#: ... and a dominant sense of two thirds of the uses: the antonym card held at 95 % on news with it (a
-#: reversed property reads as reversed in either near reading), so the stricter synonym share is not needed
-ANTONYM_SHARE = 2 / 3
-#: a candidate must be at least this common relative to the word (all senses): a much rarer word for the
-#: same thing is usually marked, by register or strength ("snake" -/-> "serpent", "recommend" -/-> "advocate")
-MIN_FREQUENCY_RATIO = 0.25
 WORDNET_POS = {"NOUN": "n", "VERB": "v", "ADJ": "a", "ADV": "r"}
 
 
@@ -101,21 +63,6 @@ def sense_counts(lemma: str, pos: str, usage: str | None = None) -> tuple[tuple[
     return tuple(sorted(found, key=lambda sc: -sc[1]))
 
 
-@functools.lru_cache(maxsize=50_000)
-def top_sense(lemma: str, pos: str, usage: str | None = None, share: float | None = None,
-              min_count: int | None = None):
-    """The dominant sense of ``lemma`` (see the module docstring), or ``None`` when it is not clear;
-    ``share``: the share of counted uses it needs (default :data:`DOMINANT_SHARE`); ``min_count``: the
-    uses it needs (default :data:`MIN_SENSE_COUNT`)."""
-    counted = sense_counts(lemma, pos, usage)
-    total = sum(c for _, c in sense_counts(lemma, pos))  # the share is of *all* uses: the parse picks, counts confirm
-    share = DOMINANT_SHARE if share is None else share
-    min_count = MIN_SENSE_COUNT if min_count is None else min_count
-    if not counted or counted[0][1] < min_count or counted[0][1] < share * total:
-        return None
-    return counted[0][0]
-
-
 def most_used_sense(lemma: str, pos: str, usage: str | None = None):
     """The most used sense of ``lemma`` however small its lead (``None`` without counts)."""
     counted = sense_counts(lemma, pos, usage)
@@ -132,10 +79,6 @@ def _base_form(name: str, pos: str) -> bool:
     return name in getAllLemmas(name, upos=_UPOS[pos]).get(_UPOS[pos], (name,))
 
 
-def _common(name: str, lemma: str, pos: str) -> bool:
-    return total_count(name, pos) >= max(MIN_LEMMA_COUNT, MIN_FREQUENCY_RATIO * total_count(lemma, pos))
-
-
 @functools.lru_cache(maxsize=50_000)
 def antonyms_of(lemma: str, pos: str) -> frozenset[str]:
     """Every direct antonym of ``lemma`` in any sense (a synonym candidate must not be one)."""
@@ -144,71 +87,9 @@ def antonyms_of(lemma: str, pos: str) -> frozenset[str]:
 
 
 @functools.lru_cache(maxsize=50_000)
-def sense_synonyms(lemma: str, pos: str, usage: str | None = None) -> tuple[tuple[str, str], ...]:
-    """``(synonym, synset name)`` pairs for ``lemma``'s dominant sense, most used first."""
-    lemma = lemma.lower()
-    sense = top_sense(lemma, pos, usage)
-    if sense is None:
-        return ()
-    found = []
-    for other in sense.lemmas():
-        name = other.name().lower()
-        if not name.isalpha() or name == lemma or other.count() < 1:
-            continue
-        if top_sense(name, pos, share=CANDIDATE_SHARE) != sense or not _common(name, lemma, pos) or not _base_form(name, pos):
-            continue  # the sense must be the candidate's own *dominant* sense too ("say" -/-> "tell")
-        if usage and not (set(other.frame_ids()) >= (_frames(sense, lemma) & FRAMES[usage])):
-            continue  # the candidate must take every frame the word takes in this usage ("tell me" / "say")
-        if name in antonyms_of(lemma, pos):
-            continue
-        found.append((-other.count(), name))
-    return tuple((name, sense.name()) for _, name in sorted(found))
-
-
-@functools.lru_cache(maxsize=50_000)
-def sense_antonyms(lemma: str, pos: str) -> tuple[tuple[str, str], ...]:
-    """``(antonym, its synset name)``: direct antonyms of ``lemma`` in its dominant sense (WordNet links
-    antonyms sense to sense, so the antonym's sense is the linked one), single common words, most used first."""
-    lemma = lemma.lower()
-    sense = top_sense(lemma, pos, share=ANTONYM_SHARE, min_count=ANTONYM_MIN_COUNT)
-    if sense is None:
-        return ()
-    found = []
-    for own in sense.lemmas():
-        if own.name().lower() != lemma:
-            continue
-        for anti in own.antonyms():
-            name = anti.name().lower()
-            if name.isalpha() and name != lemma and total_count(name, pos) >= ANTONYM_MIN_COUNT:
-                found.append((-anti.count(), name, anti.synset().name()))
-    return tuple((name, synset) for _, name, synset in sorted(found))
-
-
-@functools.lru_cache(maxsize=50_000)
 def collocation(words: tuple[str, ...]) -> bool:
     """Whether WordNet lists ``words`` as one lemma ("central_bank", "living_room", "little_league")."""
     return bool(wordnet().synsets("_".join(w.lower() for w in words)))
-
-
-#: satellite heads whose antonym is no antonym of their satellites ("red" -> "achromatic"): colours
-COLOUR_HEADS = frozenset({"chromatic.a.03", "chromatic.a.01"})
-
-
-@functools.lru_cache(maxsize=50_000)
-def is_descriptive_adjective(lemma: str) -> bool:
-    """A gradable, descriptive adjective in WordNet's own sense (Gross & Miller 1990; Fellbaum 1998,
-    ch. 3): its dominant sense has a direct antonym ("cheap" / "expensive"), or is a satellite of a
-    head that has one and names an attribute ("huge" -> large, size). Classifying adjectives
-    ("single market", "special forces", "criminal law", "central bank") have neither, and their
-    WordNet "synonyms" name another class; colours are excluded (their head's antonym is "achromatic")."""
-    sense = top_sense(lemma.lower(), "a", share=ANTONYM_SHARE, min_count=ANTONYM_MIN_COUNT)
-    if sense is None or sense.lexname() == "adj.pert":
-        return False
-    if any(x.name().lower() == lemma.lower() and x.antonyms() for x in sense.lemmas()):
-        return True
-    heads = sense.similar_tos() if sense.pos() == "s" else []
-    return any(h.name() not in COLOUR_HEADS and h.attributes() and any(x.antonyms() for x in h.lemmas())
-               for h in heads)
 
 
 def main_noun_sense(lemma: str):
@@ -304,17 +185,13 @@ def antonym_sense_share(lemma: str, antonym: str, pos: str) -> float:
 def sense_features(lemma: str, candidate: str, pos: str, usage: str | None = None) -> dict:
     """What WordNet's senses and their counts say about a swap, for measuring whether they still add
     validity once the context decides (development data): the first sense of ``lemma`` (in WordNet's
-    order) that ``candidate`` shares, its SemCor count, :func:`shared_sense_share`, and whether the shared
-    sense is ``lemma``'s and ``candidate``'s dominant one by the former gate (:func:`top_sense`)."""
+    order) that ``candidate`` shares, its SemCor count and :func:`shared_sense_share`."""
     lemma, candidate = lemma.lower(), candidate.lower()
     synsets = _synsets(lemma, pos)
     shared = [k for k, s in enumerate(synsets) if any(x.name().lower() == candidate for x in s.lemmas())]
     base = {"senses": len(synsets), "uses": total_count(lemma, pos), "candidate_uses": total_count(candidate, pos),
             "shared_sense_share": round(shared_sense_share(lemma, candidate, pos), 4)}
     if not shared:
-        return {**base, "shared_sense_rank": None, "shared_sense_count": 0, "dominant_sense": False}
-    top = top_sense(lemma, pos, usage)
-    own = top_sense(candidate, pos, share=CANDIDATE_SHARE)
+        return {**base, "shared_sense_rank": None, "shared_sense_count": 0}
     return {**base, "shared_sense_rank": shared[0],
-            "shared_sense_count": sum(count(synsets[k], lemma) for k in shared),
-            "dominant_sense": top is not None and top == own and top in [synsets[k] for k in shared]}
+            "shared_sense_count": sum(count(synsets[k], lemma) for k in shared)}

@@ -47,7 +47,7 @@ PROMISES = {
     "typos_space": "a visible misspelling: a letter and a space swapped",
 }
 MAX_NOTE = 500
-_REQUIRED = ("card", "source_id", "text", "variant", "expectation", "fingerprint")
+_REQUIRED = ("card", "source_id", "text", "variant", "expectation")
 SCHEMA_VERSION = "1"
 
 
@@ -100,7 +100,7 @@ def _checked_line(obj: dict[str, Any], where: str) -> dict[str, Any]:
     for key in _REQUIRED:
         if key not in obj:
             raise InputError(f"{where}: missing field {key!r} (not a card drawn by `rome validity --draw`?)")
-    for key in ("card", "text", "variant", "fingerprint"):
+    for key in ("card", "text", "variant"):
         if not str(require_text(obj, key, where)).strip():
             raise InputError(f"{where}: field {key!r} is empty")
     if not isinstance(obj["source_id"], (str, int)) or isinstance(obj["source_id"], bool):

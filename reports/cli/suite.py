@@ -4,17 +4,16 @@ Same run (:func:`suites.harness.runner.open_run`), cache and outputs as ``pytest
 the exit code is 1 when a check fails (as pytest's), so it can gate a CI job. ``--data`` runs the
 suite on a shipped corpus (``rome suite --list-corpora``) or the user's JSONL of
 ``{"id", "reference", "original"}`` lines instead of its declared texts. The summary says whether the
-perturbation's validity on those texts is measured (a current card), STALE or UNMEASURED, and how to
-judge a card (:func:`validity_record`).
+perturbation's validity on those texts is measured (a current card), STALE or UNMEASURED, how to judge
+a card, and each check's verdict on the cases a reader judged (:mod:`suites.harness.validity`, the same
+under pytest).
 """
 
 from __future__ import annotations
 
 import argparse
-import shlex
 import sys
 from pathlib import Path
-from typing import Any
 
 from rome.core.errors import InputError
 
@@ -79,43 +78,11 @@ def run(args: argparse.Namespace) -> int:
                     suite_run.result(metric, check.name)
             elif why := score_metric(suite_run, metric):
                 print(f"left out {metric}: {why}", file=sys.stderr)
-        validity = validity_record(suite_run.suite, args.data, args.name)
-        write_outputs(suite_run, out, validity)
-    data = summary(suite_run, validity)
+        write_outputs(suite_run, out)
+    data = summary(suite_run)
     print(summary_markdown(data), end="")
     print(f"outputs: {out}", file=sys.stderr)
     failed = [f"{m}[{c}]" for m, checks in data["checks"].items() for c, r in checks.items() if r["passed"] is False]
     return 1 if failed else 0
 
 
-def validity_record(suite, data: str | None, name: str | None = None) -> dict[str, Any] | None:
-    """Each expectation's validity card state for the suite's perturbation on the texts its cases came from
-    (``None`` for a published minimal-pair set), and, where no card is current, the commands that judge one:
-    draw it (``rome validity --draw``), label it (``rome annotate --validity``), read it (``rome validity``).
-
-    A card the user judged (under ``ROME_OUT/cards``, where ``rome validity --draw`` and ``rome annotate``
-    put it) is read before the shipped ones; ``name`` is the suite as the user gave it (a name or a file)."""
-    from reports.validity import CURRENT, UNMEASURED, CardStatus, card_path, suite_validity
-    from rome.core.paths import output_dir
-
-    if suite.direct_cases:
-        return None
-    user_cards = output_dir("cards")
-    card, _, statuses = suite_validity(suite)
-    if card_path(card, suite.corpus, user_cards).is_file():
-        card, _, statuses = suite_validity(suite, user_cards)
-    expectations = sorted({c.expectation for c in suite.case_checks}) or ["invariant"]
-    states = {}
-    for expectation in expectations:
-        status = statuses.get(expectation) or CardStatus(card, expectation, UNMEASURED)
-        measured = status.n > 0 or status.exhausted
-        states[expectation] = {"state": status.state if measured else UNMEASURED, "cell": status.cell(),
-                               "validity": status.rate, "n": status.n}
-    record: dict[str, Any] = {"states": states}
-    if any(s["state"] != CURRENT for s in states.values()):
-        given = f" --data {shlex.quote(data)}" if data else ""
-        todo = card_path(card, suite.corpus, user_cards).with_suffix(".todo.jsonl")
-        record["judge"] = [f"rome validity --draw {shlex.quote(name or suite.name)}{given}",
-                           f"rome annotate --validity {shlex.quote(str(todo))} --annotator NAME",
-                           f"rome validity --cards {shlex.quote(str(user_cards))}{given}"]
-    return record

@@ -11,7 +11,6 @@ Nothing is downloaded at run time: the wheels are installed by the set-up (``scr
 
 from __future__ import annotations
 
-import hashlib
 import os
 import shutil
 import tempfile
@@ -20,6 +19,7 @@ from importlib import metadata
 from pathlib import Path
 
 from rome.core.errors import ResourceMissingError
+from rome.core.fingerprint import file_digest
 
 MODEL_NAME = "all-mpnet-base-v2"
 #: the five distributions that carry the zip's parts, in order
@@ -40,14 +40,6 @@ def models_dir() -> Path:
         return Path(os.environ["ROME_MODEL_DIR"]).expanduser()
     base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache").expanduser()
     return base / "rome-harness" / "models"
-
-
-def sha256_of(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def part_files() -> list[Path]:
@@ -72,7 +64,7 @@ def part_files() -> list[Path]:
 
 def _verified(folder: Path) -> bool:
     weights = folder / "model.safetensors"
-    return weights.is_file() and weights.stat().st_size == WEIGHTS_BYTES and sha256_of(weights) == WEIGHTS_SHA256
+    return weights.is_file() and weights.stat().st_size == WEIGHTS_BYTES and file_digest(weights) == WEIGHTS_SHA256
 
 
 def encoder_dir(target: Path | None = None) -> Path:

@@ -27,8 +27,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from rome.context.files import MODEL_NAME, WEIGHTS_SHA256, encoder_dir, sha256_of
+from rome.context.files import MODEL_NAME, WEIGHTS_SHA256, encoder_dir
 from rome.core.errors import ResourceMissingError
+from rome.core.fingerprint import file_digest
 
 HEAD_FILE = "mlm_head.safetensors"
 HEAD_CARD = "mlm_head.json"
@@ -103,9 +104,9 @@ class ContextModel:
 
     def signature(self) -> str:
         """Which encoder and which head: a perturbation that uses them is keyed by both."""
-        encoder = WEIGHTS_SHA256[:12] if self._encoder_path is None else sha256_of(
+        encoder = WEIGHTS_SHA256[:12] if self._encoder_path is None else file_digest(
             self._encoder_path / "model.safetensors")[:12]
-        return f"{MODEL_NAME}@{encoder}+head@{sha256_of(self._head_path)[:12]}/L{self.layer}"
+        return f"{MODEL_NAME}@{encoder}+head@{file_digest(self._head_path)[:12]}/L{self.layer}"
 
     def _load(self) -> None:
         with self._lock:

@@ -1,7 +1,8 @@
 """Fingerprints of code and data, so that anything which can change a number changes a signature.
 
 One function, :func:`code_fingerprint`, serves metrics (the ``code:<hash>`` of a signature) and
-perturbations (``perturbation_fingerprint``, which keys cached suite cases and validity cards):
+perturbations (``perturbation_fingerprint``, which keys cached suite cases; validity cards are judged
+text and name no code):
 a digest of the modules given, **every project module they import, transitively** (lazy imports
 inside functions included, across the ``rome``, ``perturbations`` and ``baselines`` packages and
 the root's own package), and the weight and data files named, by content. A module that reads
@@ -9,8 +10,8 @@ data files names them in a top-level ``fingerprint_files()`` function (``rome.da
 does), so a perturbation that reads the Novikova slot values re-keys when those files change.
 
 A Python module is hashed by its behaviour, not its bytes (:func:`source_digest`): its syntax tree
-without docstrings, comments or formatting, so a documentation edit keeps every signature, cached
-score and validity card, while any change to a constant, an expression, a name, an import or a
+without docstrings, comments or formatting, so a documentation edit keeps every signature and cached
+score, while any change to a constant, an expression, a name, an import or a
 default gives a new fingerprint and caches miss instead of serving stale numbers. Data and weight
 files are hashed by their bytes (:func:`file_digest`). Digests are memoised per (path, inode, size,
 mtime, ctime), so a warm run pays one ``stat`` per file; a file changed in the last two seconds is

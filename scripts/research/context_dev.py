@@ -73,7 +73,7 @@ def fit_bin(fit: float) -> int:
 
 
 def features(parsed, c, original_logp: float, candidate_logp: float, rank: int, n_candidates: int,
-             group_size: int, legacy: dict) -> dict:
+             group_size: int) -> dict:
     """Every score and feature of one swap a threshold may use."""
     from perturbations.constraints import candidate_lemma
     from perturbations.context_fit import (
@@ -99,21 +99,9 @@ def features(parsed, c, original_logp: float, candidate_logp: float, rank: int, 
            "bigrams": bigrams, "collocation_kept_at_default": collocation_kept(bigrams, MIN_BIGRAM_RATIO)}
     if c.source == "antonym":
         out["antonym_sense_share"] = round(senses.antonym_sense_share(lemma, new_lemma, pos), 4)
-        out["legacy_dominant_antonym"] = new_lemma in {w for w, _ in senses.sense_antonyms(lemma, pos)}
     else:
         out.update(senses.sense_features(lemma, new_lemma, pos, usage))
-        out["legacy_dominant_synonym"] = new_lemma in {w for w, _ in senses.sense_synonyms(lemma, pos, usage)}
-    out.update({k: (c.index in allowed) for k, allowed in legacy.items()})
     return out
-
-
-def legacy_rules(parsed) -> dict[str, set[int]]:
-    """Tokens the former word constraints allowed (to measure whether one still adds validity)."""
-    from perturbations.constraints import DescriptiveAdjectives, FreeComplements, SynonymousAdjectives
-
-    return {"legacy_free_complements": FreeComplements().allowed(parsed),
-            "legacy_descriptive_adjective": DescriptiveAdjectives().allowed(parsed),
-            "legacy_concrete_head": SynonymousAdjectives().allowed(parsed)}
 
 
 def textfooler_pool(name: str, source_id: str, parsed, tf, seed: int) -> list[dict]:
@@ -125,7 +113,6 @@ def textfooler_pool(name: str, source_id: str, parsed, tf, seed: int) -> list[di
     from perturbations.textfooler import structure_constraints
 
     pool: list[dict] = []
-    legacy = legacy_rules(parsed)
     structure = structure_constraints()
 
     def record(batch: list[int]) -> dict:
@@ -138,7 +125,7 @@ def textfooler_pool(name: str, source_id: str, parsed, tf, seed: int) -> list[di
             for rank, (c, lp) in enumerate(usable):
                 pool.append({"kind": "textfooler", "corpus": name, "source_id": source_id, "text": parsed.text,
                              "candidate": c, "features": features(parsed, c, original, lp, rank, len(usable),
-                                                                  len(batch), legacy)})
+                                                                  len(batch))})
         return {}
 
     tf.search(tf.allowed(parsed), record, text_rng(seed, source_id), words_per_pass(parsed))
@@ -151,7 +138,6 @@ def adjective_pool(name: str, source_id: str, parsed, adj) -> list[dict]:
     from perturbations.context_fit import pass_groups, slot_scores, words_per_pass
 
     pool: list[dict] = []
-    legacy = legacy_rules(parsed)
     found = adj.candidates(parsed, adj.adjectives(parsed))
     for group in pass_groups(list(found), words_per_pass(parsed)):
         scored = slot_scores(parsed, {i: found[i] for i in group})
@@ -164,7 +150,7 @@ def adjective_pool(name: str, source_id: str, parsed, adj) -> list[dict]:
                 for rank, (c, lp) in enumerate(usable):
                     pool.append({"kind": f"adjective-{relation}", "corpus": name, "source_id": source_id,
                                  "text": parsed.text, "candidate": c,
-                                 "features": features(parsed, c, original, lp, rank, len(usable), len(group), legacy)})
+                                 "features": features(parsed, c, original, lp, rank, len(usable), len(group))})
     return pool
 
 
@@ -235,10 +221,7 @@ lines span the whole range of the context model's scores; one swap per line.
   slot), `fit_rank` among the word's candidates, `masked_together` (words masked in the pass),
   Google Books `bigrams` with the left/right neighbour and `collocation_kept_at_default`, wordfreq
   `zipf_*`, SemCor sense features (`shared_sense_share`, `shared_sense_rank`, `shared_sense_count`,
-  `dominant_sense`, `uses`, `candidate_uses`; antonyms: `antonym_sense_share`), and what the former rules
-  would have said (`legacy_dominant_synonym` / `legacy_dominant_antonym`: the old dominant-sense gate;
-  `legacy_free_complements`, `legacy_descriptive_adjective`, `legacy_concrete_head`: the former word
-  constraints), the part of speech, the swap and its synset.
+  `uses`, `candidate_uses`; antonyms: `antonym_sense_share`), the part of speech, the swap and its synset.
 - Counts per kind and corpus: {counts}
 """
 

@@ -5,11 +5,11 @@
 
 The WMT 2021 news texts carry no licence (research use only), so their judged cards stay outside the
 repository. ``redact`` writes one line per judged variant with everything but the texts: card, suite,
-source id, expectation, label, note, fingerprint, seed, and the SHA-256 of the original and of the variant.
-``restore`` draws each card again from ``--data`` with the current code (the card's own suite, seed and
-size, :func:`reports.validity.draw_card`) and puts back the label of every line whose texts hash as
-recorded; a line the code no longer produces is reported and left out, so the restored card reads STALE
-where the code changed. ``rome validity --cards CARDS --data FILE`` then reads the figures.
+source id, expectation, label, note, the draw (seed, size, per expectation), the rubric version, and the
+SHA-256 of the original and of the variant. ``restore`` draws each card again from ``--data`` with the
+current code (the card's own draws, :func:`suites.harness.validity.draw_cases`) and puts back the label
+of every line whose texts hash as recorded; a line the code no longer produces is reported and left out,
+and a line it now makes that no reader judged shows as "to judge next" in ``rome validity``. ``rome validity --cards CARDS --data FILE`` then reads the figures.
 """
 
 from __future__ import annotations
@@ -18,10 +18,9 @@ import argparse
 import hashlib
 import json
 import sys
-from collections import Counter
 from pathlib import Path
 
-KEPT = ("card", "suite", "corpus", "source_id", "expectation", "label", "note", "fingerprint", "seed", "exhausted")
+KEPT = ("card", "suite", "corpus", "source_id", "expectation", "label", "note", "seed", "n", "per_expectation", "rubric")
 
 
 def digest(text: str) -> str:
@@ -43,8 +42,8 @@ def redact(folder: Path, out: Path) -> int:
 
 
 def restore(labels_path: Path, data: str, out: Path) -> int:
-    from reports.validity import draw_card, write_card
     from suites.harness.spec import load_suite
+    from suites.harness.validity import card_line, draw_cases, draws_of, write_card
 
     labels = [json.loads(line) for line in labels_path.read_text(encoding="utf-8").splitlines() if line.strip()]
     by_card: dict[str, list[dict]] = {}
@@ -52,15 +51,17 @@ def restore(labels_path: Path, data: str, out: Path) -> int:
         by_card.setdefault(row["card"], []).append(row)
     missing = 0
     for card, rows in by_card.items():
-        suite = load_suite(rows[0]["suite"]).configured(data=data)
-        per_expectation = len({r["expectation"] for r in rows}) > 1
-        size = max(Counter(r["expectation"] for r in rows).values()) if per_expectation else len(rows)
-        known = {(r["source_id"], r["expectation"], r["text_sha256"], r["variant_sha256"]): r for r in rows}
-        kept = []
-        for line in draw_card(suite, size, rows[0]["seed"], per_expectation):
-            row = known.get((line["source_id"], line["expectation"], digest(line["text"]), digest(line["variant"])))
-            if row is not None:
-                kept.append({**line, "label": row["label"], "note": row.get("note", ""), "fingerprint": row["fingerprint"]})
+        known = {(r["expectation"], r["text_sha256"], r["variant_sha256"]): r for r in rows}
+        kept, seen = [], set()
+        for draw in draws_of(rows):
+            suite = load_suite(draw.suite).configured(data=data)
+            cases, _ = draw_cases(suite, draw)
+            for case in cases:
+                key = (case.expectation, digest(case.original), digest(case.variant))
+                row = known.get(key)
+                if row is not None and key not in seen:
+                    seen.add(key)
+                    kept.append({**card_line(card, suite, case, draw), "label": row["label"], "note": row.get("note", "")})
         missing += len(rows) - len(kept)
         path = out / suite.corpus / f"{card}.jsonl"
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -51,6 +51,22 @@ UNIT_LABELS = {
 EPSILON = 1e-9
 
 
+def wilson_interval(successes: int, n: int, confidence: float = 0.95) -> tuple[float, float]:
+    """Wilson score interval of a proportion (``(0, 1)`` when ``n`` is 0); statsmodels' implementation.
+
+    The one interval of a pass rate or a validity card: unlike the normal approximation it stays
+    inside [0, 1] and is not zero-width at 0 % or 100 %.
+    """
+    if n == 0:
+        return 0.0, 1.0
+    if not 0 <= successes <= n:
+        raise InputError(f"a proportion needs 0 <= successes <= n, got {successes} of {n}")
+    from statsmodels.stats.proportion import proportion_confint
+
+    low, high = proportion_confint(successes, n, alpha=1 - confidence, method="wilson")
+    return float(low), float(high)
+
+
 @dataclass(frozen=True)
 class MetricInfo:
     """What a check needs to know about a metric (taken from its :class:`Metric` class)."""

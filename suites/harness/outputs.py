@@ -16,10 +16,13 @@ Files (the reports layer reads them):
   checks: {metric: {check: {pass_rate, n, passes, mean_delta, median_delta, worst_delta, unit, unit_size,
   median_change, passed, requirement}}}, calibration: {metric: {control_drop, spread, ...}},
   check_expectations: {check: expectation}, corpus, sample: {n, seed}, coverage: {...}
-  (:func:`suites.harness.runner.coverage`), validity: {card, corpus, fingerprint, states, judge}`` (the
-  validity card judging this perturbation on this corpus, the fingerprint the cases were built under and,
-  when the caller looked the card up (``rome suite``), each expectation's state: ``current``, ``STALE`` or
-  ``UNMEASURED`` with the card's figure, and the commands that judge a card where none is current) and
+  (:func:`suites.harness.runner.coverage`), validity: {card, corpus, states, judge}`` (the validity card
+  judging this perturbation on this corpus, :func:`suites.harness.validity.validity_record`: each
+  expectation's state, ``current``, ``STALE`` or ``UNMEASURED``, with the validity among the judged lines
+  the code still draws, the lines left to judge, the perturbation's own estimate where it gives one, and
+  the commands that judge a card where none is current), ``judged: {metric: {check: {n, passes, pass_rate,
+  interval, passed, median_change, ..., informative, outcomes}}}`` (each case check on the cases a reader
+  judged valid or intended, :meth:`suites.harness.runner.SuiteRun.judged_result`) and
   ``trained_on_families: {metric: [kind, ...]}`` for learned metrics that say what damage they
   were trained on; ``models: {perturbation: [signature, ...], metrics: {metric: [signature, ...]}}``: the models
   that chose the variants (:func:`perturbation_models`) and those each metric's scores come from
@@ -42,8 +45,10 @@ from pathlib import Path
 from typing import Any
 
 from rome.core.paths import output_dir
+from suites.harness.checks import wilson_interval
 from suites.harness.runner import SuiteRun, coverage
-from suites.harness.spec import Suite, perturbation_fingerprint
+from suites.harness.spec import Suite
+from suites.harness.validity import JUDGED_MIN_N
 
 
 def reports_out_dir(suite: str | Suite) -> Path:
@@ -74,8 +79,8 @@ def case_rows(run: SuiteRun) -> list[dict[str, Any]]:
 
 
 def summary(run: SuiteRun, validity: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The run's summary; ``validity``: the card states the caller looked up (``rome suite``: the suites layer
-    reads no card), as ``{"states": {expectation: {state, cell, ...}}, "judge": [command, ...]}``."""
+    """The run's summary, the same under ``rome suite`` and pytest; ``validity``: a record to use instead of
+    the run's own (:meth:`~suites.harness.runner.SuiteRun.validity_record`)."""
     metrics = run.scored_metrics()
     return {
         "suite": run.suite.name,
@@ -91,7 +96,8 @@ def summary(run: SuiteRun, validity: dict[str, Any] | None = None) -> dict[str, 
         "checks": {m: {c.name: run.result(m, c.name).summary() for c in run.suite.checks} for m in metrics},
         "check_expectations": {c.name: getattr(c, "expectation", None) for c in run.suite.checks},
         "calibration": {m: run.calibration(m).describe() for m in metrics},
-        "validity": {**_validity_record(run), **(validity or {"states": None})},
+        "validity": validity or run.validity_record(),
+        "judged": judged_summary(run, metrics),
         "trained_on_families": trained_on_families(run, metrics),
         "models": {"perturbation": [] if run.suite.direct_cases else perturbation_models(run.perturbation),
                    "metrics": {m: metric_models(run.metric(m)) for m in metrics}},
@@ -102,12 +108,19 @@ def summary(run: SuiteRun, validity: dict[str, Any] | None = None) -> dict[str, 
     }
 
 
-def _validity_record(run: SuiteRun) -> dict[str, Any]:
-    """The card judging the suite's perturbation; a published minimal-pair set has none of ours."""
+def judged_summary(run: SuiteRun, metrics: list[str]) -> dict[str, dict[str, Any]]:
+    """Per metric and case check, the verdict on the reader-judged good cases (``{}`` for a challenge set)."""
     if run.suite.direct_cases:
-        return {"card": None, "published": True, "corpus": run.suite.corpus}
-    return {"card": run.perturbation.card_name(), "corpus": run.suite.corpus,
-            "fingerprint": perturbation_fingerprint(run.perturbation)}
+        return {}
+    out: dict[str, dict[str, Any]] = {}
+    for metric in metrics:
+        for check in run.suite.case_checks:
+            result = run.judged_result(metric, check.name)
+            low, high = wilson_interval(result.passes, result.n)
+            out.setdefault(metric, {})[check.name] = {
+                **result.summary(), "interval": [low, high] if result.n else None,
+                "informative": result.n >= JUDGED_MIN_N, "outcomes": dict(result.outcomes)}
+    return out
 
 
 def trained_on_families(run: SuiteRun, metrics: list[str]) -> dict[str, list[str]]:
@@ -183,19 +196,24 @@ def summary_markdown(data: dict[str, Any]) -> str:
         lines += [f"Coverage: changed {cov['texts_changed']} of {cov['texts_tried']} texts tried "
                   f"({cov['changed_share']:.1%}); {cov['distinct_edits']} distinct edits in {cov['cases']} cases, "
                   f"the most frequent in {cov['top_edit_share']:.1%} (`{cov['top_edit'][:80]}`).", ""]
+    judged = data.get("judged") or {}
     lines += ["| metric | check | passed | pass rate | n | median change (unit) | median change (raw) | "
-              "worst change (raw) | requirement |", "|---|---|---|---|---|---|---|---|---|"]
+              "worst change (raw) | on reader-judged cases | requirement |", "|---|---|---|---|---|---|---|---|---|---|"]
     for metric, checks in data["checks"].items():
         for name, c in checks.items():
             rate = "n/a" if c["pass_rate"] is None else f"{c['pass_rate']:.1%}"
             in_unit = "–" if c.get("median_change") is None else f"{c['median_change']:+.3f} {c.get('unit', '')}"
             lines.append(f"| {metric} | {name} | {_verdict(c['passed'])} | {rate} | {c['n']} | {in_unit} | "
                          f"{_fmt(c.get('median_delta'))} | {_fmt(c['worst_delta'])} | "
+                         f"{judged_cell((judged.get(metric) or {}).get(name))} | "
                          f"{c['requirement'].replace('|', chr(92) + '|')} |")
     lines += ["", "Raw changes are variant - original in each metric's own units (BLEU 0-100, others mostly 0-1); "
               "for minimum-functionality checks they are the distance to the bound. Changes in the unit: "
               "control = the metric's median drop from an original to an unrelated text of the suite "
-              "(positive = the metric likes the variant more; docs/suites.md).", "",
+              "(positive = the metric likes the variant more; docs/suites.md). On reader-judged cases: the same check "
+              "(same unit, same calibration) on the validity card's lines a reader judged valid or intended that the "
+              f"code still draws: passed, pass rate [Wilson 95 %], n; with n >= {JUDGED_MIN_N} it answers \"is this "
+              "metric robust to this change?\" whatever the perturbation's overall validity.", "",
               "Signatures:", ""]
     lines += [f"- `{m}`: `{s}`" for m, s in data["signatures"].items()]
     if data.get("unavailable"):
@@ -204,23 +222,35 @@ def summary_markdown(data: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def judged_cell(stats: dict[str, Any] | None) -> str:
+    """``yes 85% [70, 93] n=34``: a check's verdict on the reader-judged cases (``–`` when there are none)."""
+    if not stats or not stats.get("n"):
+        return "–"
+    low, high = stats.get("interval") or wilson_interval(stats["passes"], stats["n"])
+    small = "" if stats["n"] >= JUDGED_MIN_N else f" (n < {JUDGED_MIN_N})"
+    return (f"{_verdict(stats['passed'])} {stats['pass_rate']:.0%} [{low * 100:.0f}, {high * 100:.0f}] "
+            f"n={stats['n']}{small}")
+
+
 def validity_lines(record: dict[str, Any]) -> list[str]:
-    """The summary's word on the perturbation's validity on these texts: each expectation's card state, and
-    where no card is current (UNMEASURED, STALE), what that means and the commands that judge one."""
+    """The summary's word on the perturbation's validity on these texts: each expectation's card state (and the
+    perturbation's own estimate, marked as one), and where no card is current what that means and the commands
+    that judge one."""
     if record.get("published"):
         return ["Validity: a published minimal-pair set (its pairs were made and checked by its authors).", ""]
-    states = record.get("states")
+    states = record.get("states") or {}
     where = f"`{record.get('card', '?')}` card on `{record.get('corpus', '?')}`"
-    if states is None:
-        return [f"Validity ({where}): not looked up by this run; `rome validity` reports it.", ""]
-    cells = "; ".join(f"{expectation}: {state['cell']}" for expectation, state in states.items())
-    lines = [f"Validity of the perturbation ({where}): {cells}."]
+    cells = "; ".join(f"{expectation}: {state['cell']}" + (
+        f" (estimated by the perturbation: {state['estimated']['mean']:.0%} over {state['estimated']['n']} cases, "
+        "an estimate, not a reader's judgement)" if state.get("estimated") else "")
+        for expectation, state in states.items())
+    lines = [f"Validity of the perturbation ({where}; judged lines the code still draws): {cells}."]
     if any(state["state"] == "UNMEASURED" for state in states.values()):
         lines.append("UNMEASURED: no judged card for this perturbation on these texts, so nobody has checked that "
                      "its variants do what the expectation says; a check's pass rate here measures the metric only "
                      "as far as the variants are valid.")
     if any(state["state"] == "STALE" for state in states.values()):
-        lines.append("STALE: the card was judged under other perturbation code.")
+        lines.append("STALE: the code draws lines of the card that no reader judged (to judge next).")
     if record.get("judge"):
         lines.append("To judge a card: " + ", then ".join(f"`{command}`" for command in record["judge"])
                      + " (docs/validity.md has the rubric).")

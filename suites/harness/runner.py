@@ -43,6 +43,8 @@ class Case:
     edits: list[dict[str, Any]] = field(default_factory=list)
     #: a challenge item's severity (empty for perturbation cases)
     severity: str = ""
+    #: the perturbation's own estimate that the variant is valid (``variant.meta["p_valid"]``), when it gives one
+    p_valid: float | None = None
 
 
 @dataclass
@@ -136,13 +138,18 @@ def build_cases(
                 case_id=f"{pair.source_id}-{k}", suite=suite.name, kind=variant.kind,
                 expectation=variant.expectation, reference=pair.reference, original=pair.original,
                 variant=variant.text, source_id=pair.source_id,
-                edits=[asdict(e) for e in variant.edits],
+                edits=[asdict(e) for e in variant.edits], p_valid=_p_valid(variant),
             ))
     stats.built = len(cases)
     if cache is not None:
         cache.put_payload(key, {"cases": [asdict(c) for c in cases], "texts_tried": stats.texts_tried,
                                 "texts_changed": stats.texts_changed, "skipped": dict(stats.skipped)})
     return cases, stats
+
+
+def _p_valid(variant: Any) -> float | None:
+    value = (getattr(variant, "meta", None) or {}).get("p_valid")
+    return None if value is None else float(value)
 
 
 def challenge_cases(suite: Suite, n: int) -> tuple[list[Case], BuildStats]:
@@ -196,6 +203,11 @@ class SuiteRun:
         self.timings: dict[str, float] = {}
         #: metrics left out of this run and why (e.g. a model or an optional package missing)
         self.unavailable: dict[str, str] = {}
+        #: the suite and the texts as the user named them (for the commands the summary prints)
+        self.suite_spec: str = suite.name
+        self.data_spec: str | None = None
+        self._card_match = None
+        self._judged: dict[tuple[str, str], CheckResult] = {}
 
     # -- cases ---------------------------------------------------------------------------
     @property
@@ -251,6 +263,42 @@ class SuiteRun:
                         break
         return self._controls
 
+    # -- validity: the perturbation's card, and the cases a reader judged good (suites.harness.validity) -------
+    @property
+    def card_match(self):
+        """The suite's card matched to what the current code draws (its draws go through this run's case cache)."""
+        if self._card_match is None and not self.suite.direct_cases:
+            from suites.harness.validity import card_folders, match_card
+
+            self._card_match = match_card(self.suite, card_folders(), cache=self.cache)
+        return self._card_match
+
+    @property
+    def judged_cases(self) -> list[Case]:
+        """The card's lines a reader judged valid (invariant) or intended (decrease) that the code still draws,
+        each with its reference from the corpus: the cases of the rows' judged verdicts."""
+        return [] if self.suite.direct_cases else self.card_match.good_cases()
+
+    def validity_record(self) -> dict[str, Any]:
+        """The summary's validity (:func:`suites.harness.validity.validity_record`), the same under both runners."""
+        from suites.harness.validity import validity_record
+
+        return validity_record(self.suite, self.cases, self.data_spec, self.suite_spec, self.card_match)
+
+    def judged_result(self, metric: str, check_name: str) -> CheckResult | None:
+        """Check ``check_name`` of ``metric`` on the reader-judged good cases of its expectation, with the row's
+        calibration (the same scale-free unit and threshold as on all cases); ``None`` for fixed-pair checks."""
+        check = next((c for c in self.suite.case_checks if c.name == check_name), None)
+        if check is None:
+            return None
+        key = (metric, check_name)
+        if key not in self._judged:
+            scores = self.scores(metric)
+            cases = [CaseScores(c.case_id, scores[(c.original, c.reference)], scores[(c.variant, c.reference)])
+                     for c in self.judged_cases if applies(check, c)]
+            self._judged[key] = check.evaluate(self.info(metric), cases, calibration=self.calibration(metric))
+        return self._judged[key]
+
     def _control_pairs(self) -> list[tuple[str, str]]:
         """(control, reference) per case: scored with the case pairs, but not part of the fitting corpus."""
         return list(dict.fromkeys((self.controls[c.case_id], c.reference) for c in self.cases
@@ -298,7 +346,10 @@ class SuiteRun:
         start = time.perf_counter()
         corpus = self._pairs()
         in_corpus = set(corpus)
-        pairs = corpus + [p for p in self._control_pairs() if p not in in_corpus]  # controls: scored, not fitted on
+        # controls and the reader-judged cases: scored with the same fit, not fitted on
+        extra = self._control_pairs() + [p for c in self.judged_cases for p in ((c.original, c.reference),
+                                                                                  (c.variant, c.reference))]
+        pairs = corpus + [p for p in dict.fromkeys(extra) if p not in in_corpus]
         metric = self.metric(name)
         engine = ScoringEngine({name: metric}, self.cache, chunk_size=CHUNK_SIZE)
         if metric.needs_reference:
@@ -387,12 +438,17 @@ def open_run(
     ``n`` / ``seed``, and the score cache (the user's, or memory only)."""
     from suites.harness.spec import load_suite
 
+    given = suite
     if isinstance(suite, str):
         suite = load_suite(suite)
     suite = suite.configured(data=data, n=n, seed=seed)
     if cache is None:
         cache = ScoreCache(None if no_cache else default_cache_path())
-    return SuiteRun(suite, metrics=metrics, cache=cache)
+    run = SuiteRun(suite, metrics=metrics, cache=cache)
+    run.data_spec = data
+    if isinstance(given, str):
+        run.suite_spec = given
+    return run
 
 
 def extras_required() -> bool:

@@ -44,8 +44,8 @@ def perturbation_fingerprint(perturbation: Perturbation) -> str:
     """Settings plus :func:`rome.core.fingerprint.code_fingerprint` of the perturbation's class: its module,
     every project module it imports (``passive`` -> ``passive/clause.py``, ``language/names.py`` ->
     ``rome/core/parsing.py``), transitively, and the data files those name (none: no perturbation reads a
-    corpus), so cached cases and validity cards go stale when any of them changes, and only then. The same
-    function signs the metrics' code."""
+    corpus), so cached cases are built again when any of them changes, and only then. The same function
+    signs the metrics' code. Validity cards do not use it: they are judged text (:mod:`suites.harness.validity`)."""
     files = getattr(perturbation, "fingerprint_files", None)
     source = code_fingerprint(*type(perturbation).__mro__, files=files() if callable(files) else (), length=16)
     described = json.dumps(perturbation.describe(), sort_keys=True, default=str)

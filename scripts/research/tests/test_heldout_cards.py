@@ -2,8 +2,8 @@
 
 The three shipped corpora's cards are guarded by tests/test_reports_validity.py; the held-out genre's
 cards are the evidence that the constraints generalise, so they get the same guard: a perturbation change
-that alters their variants makes them STALE here, and they must be re-judged (``scripts/research/restamp_cards.py
---carry --cards docs/heldout-cards --data academic.jsonl``) before the docs may quote them.
+that alters their variants leaves lines to judge here (STALE), and a reader must judge those (``rome validity
+--draw SUITE --cards docs/heldout-cards --data academic.jsonl``) before the docs may quote them.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ def _academic_corpus(tmp_path: Path) -> Path:
     return out
 
 
+@pytest.mark.slow
 def test_every_heldout_card_is_current_and_counts_what_the_docs_quote(tmp_path):
     from reports.validity import CURRENT, shipped_validity
 
