@@ -23,7 +23,7 @@ import hashlib
 import json
 import math
 from collections.abc import Sequence
-from importlib.resources import files
+from importlib import resources
 from typing import Any
 
 from rome.core.errors import InputError
@@ -34,7 +34,7 @@ WEIGHTS_FILE = "weights.json"
 
 def load_weights(path=None) -> dict[str, Any]:
     """The committed weights (or another file written by ``python -m perturbations.judge.train``)."""
-    source = files(__name__).joinpath(WEIGHTS_FILE) if path is None else path
+    source = resources.files(__name__).joinpath(WEIGHTS_FILE) if path is None else path
     with open(str(source), encoding="utf-8") as handle:
         return json.load(handle)
 
