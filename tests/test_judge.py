@@ -169,7 +169,7 @@ def test_p_valid_is_a_deterministic_probability():
     first = judge.p_valid(pairs)
     assert all(0.0 <= p <= 1.0 for p in first)
     assert judge.p_valid(pairs) == first
-    assert judge.p_valid(pairs[1:3]) == pytest.approx(first[1:3], abs=1e-9)  # no dependence on the batch
+    assert judge.p_valid(pairs[1:3]) == pytest.approx(first[1:3], abs=1e-5)  # the batch changes only rounding
 
 
 @pytest.mark.slow
