@@ -10,7 +10,7 @@ fit part: the feature scales, the logistic weights (scikit-learn, L2, seeded), a
 set on out-of-fold probabilities (5 grouped folds) as the lowest at which at least ten accepted fit lines
 are at least :data:`TARGET` valid. The held-out part is only measured.
 
-Feature rows are cached (``<model dir>/judge-features.json``, keyed by the model file's hash and the texts),
+Feature rows are cached (``<model dir>/judge-features*.json``, keyed by the model file's hash and the texts),
 so a second run takes seconds. Writes the weights to ``--out`` (default: the cache folder; the committed
 ``perturbations/judge/weights.json`` is replaced only when ``--out`` names it).
 """
