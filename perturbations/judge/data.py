@@ -25,8 +25,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 SWORDS_FILE = "swords-v1.1_dev.json.gz"
 WN_POS = {"NOUN": "n", "VERB": "v", "ADJ": "a", "ADV": "r"}
-#: where the developer's TextFooler / adjective labels live (the first found is read)
-CONTEXT_LABELS = (ROOT / "scripts" / "context_labels.jsonl", ROOT / "scripts" / "research" / "context_labels.jsonl")
+#: where the developer's TextFooler / adjective labels live (a checkout's research folder: the trainer is a
+#: maintainer's command, run in a checkout)
+CONTEXT_LABELS = (ROOT / "scripts" / "research" / "context_labels.jsonl",)
 PASSIVE_LABELS = ROOT / "tests" / "fixtures" / "passive_dev_labels.jsonl"
 PASSIVE_GOLD = ROOT / "tests" / "fixtures" / "passive_gold.jsonl"
 CARDS = ROOT / "perturbations" / "cards"
