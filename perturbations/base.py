@@ -101,6 +101,44 @@ class Perturbation(abc.ABC):
         return self.kind
 
 
+class TwoWayRewrite(Perturbation):
+    """A meaning-kept rewrite that runs both ways ("does not" <-> "doesn't", "said that" <-> "said",
+    "colour" <-> "color"): at most one variant per direction, each applying every edit of that direction
+    found on the parse, so the variant is a function of the text alone (the seed picks nothing).
+
+    Subclasses name their ``directions``, give :meth:`edits` for each and the reason for a text with none.
+    """
+
+    parses = True
+    expectation: ClassVar[Expectation] = "invariant"
+    #: how the edits are found (in ``describe()`` and each variant's ``meta``)
+    backend: ClassVar[str] = "spacy-rules"
+    directions: ClassVar[tuple[str, str]]
+    #: why a text with no edit in either direction is skipped
+    nothing_to_do: ClassVar[str]
+
+    def describe(self) -> dict[str, Any]:
+        return {"kind": self.kind, "backend": self.backend}
+
+    @abc.abstractmethod
+    def edits(self, parsed: Any, direction: str) -> list[Edit]:
+        """Every edit of ``direction`` on the parsed text (non-overlapping)."""
+
+    def _apply(self, text: str, rng: random.Random) -> Result:
+        from rome.core.parsing import get_parser
+
+        parsed = get_parser(self.parser_name).parse_one(text)
+        variants = []
+        for direction in self.directions:
+            edits = sorted(self.edits(parsed, direction), key=lambda e: e.start)
+            if edits:
+                variants.append(Variant(apply_edits(text, edits), self.kind, self.expectation, tuple(edits),
+                                        {"backend": self.backend, "direction": direction}))
+        if not variants:
+            return Result.skip(text, self.nothing_to_do)
+        return Result(text, tuple(variants))
+
+
 def apply_edits(text: str, edits: list[Edit]) -> str:
     """Apply non-overlapping character edits to ``text``."""
     out, last = [], 0

@@ -25,9 +25,7 @@ A text with nothing to change either way is skipped. Needs only the shared spaCy
 
 from __future__ import annotations
 
-import random
-
-from perturbations.base import Edit, Perturbation, Result, Variant, apply_edits
+from perturbations.base import Edit, TwoWayRewrite
 from perturbations.language.casing import match_case
 from rome.core.parsing import ParsedText, Token
 
@@ -86,29 +84,15 @@ def _next_content(parsed: ParsedText, i: int) -> Token | None:
     return None
 
 
-class Contractions(Perturbation):
+class Contractions(TwoWayRewrite):
     """Expand every contraction, or contract every contractable pair (``invariant``; see the module docstring)."""
 
     kind = "contractions"
-    parses = True
+    directions = ("expand", "contract")
+    nothing_to_do = "no contraction to expand and no pair to contract (tense and word order kept)"
 
-    def describe(self) -> dict:
-        return {"kind": self.kind, "backend": "spacy-rules"}
-
-    def _apply(self, text: str, rng: random.Random) -> Result:
-        from rome.core.parsing import get_parser
-
-        parsed = get_parser().parse_one(text)
-        variants = []
-        for direction, edits in (("expand", self.expansions(parsed)), ("contract", self.contractions(parsed))):
-            edits = outside_names(parsed, edits)
-            if edits:
-                new = apply_edits(text, edits)
-                variants.append(Variant(new, self.kind, "invariant", tuple(sorted(edits, key=lambda e: e.start)),
-                                        {"backend": "spacy-rules", "direction": direction}))
-        if not variants:
-            return Result.skip(text, "no contraction to expand and no pair to contract (tense and word order kept)")
-        return Result(text, tuple(variants))
+    def edits(self, parsed: ParsedText, direction: str) -> list[Edit]:
+        return outside_names(parsed, self.expansions(parsed) if direction == "expand" else self.contractions(parsed))
 
     # -- expanding ------------------------------------------------------------------------------
     def expansions(self, parsed: ParsedText) -> list[Edit]:

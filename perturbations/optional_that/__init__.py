@@ -33,9 +33,8 @@ A text with nothing to drop or insert is skipped. Needs only the shared spaCy pa
 from __future__ import annotations
 
 import functools
-import random
 
-from perturbations.base import Edit, Perturbation, Result, Variant, apply_edits
+from perturbations.base import Edit, TwoWayRewrite
 from rome.core.parsing import ParsedText, Token
 
 #: verbs with no noun-object reading before a clause: "that" drops before any short subject
@@ -114,27 +113,15 @@ def _coordinated_that(parsed: ParsedText, clause: Token) -> bool:
         any(c.dep == "conj" for c in parsed.children(clause.i))
 
 
-class OptionalThat(Perturbation):
+class OptionalThat(TwoWayRewrite):
     """Drop every optional complementiser "that", or insert one where a clause may take it (``invariant``)."""
 
     kind = "optional_that"
-    parses = True
+    directions = ("drop", "insert")
+    nothing_to_do = 'no complement clause whose "that" is optional after its verb'
 
-    def describe(self) -> dict:
-        return {"kind": self.kind, "backend": "spacy-rules"}
-
-    def _apply(self, text: str, rng: random.Random) -> Result:
-        from rome.core.parsing import get_parser
-
-        parsed = get_parser().parse_one(text)
-        variants = []
-        for direction, edits in (("drop", self.drops(parsed)), ("insert", self.insertions(parsed))):
-            if edits:
-                variants.append(Variant(apply_edits(text, edits), self.kind, "invariant", tuple(edits),
-                                        {"backend": "spacy-rules", "direction": direction}))
-        if not variants:
-            return Result.skip(text, 'no complement clause whose "that" is optional after its verb')
-        return Result(text, tuple(variants))
+    def edits(self, parsed: ParsedText, direction: str) -> list[Edit]:
+        return self.drops(parsed) if direction == "drop" else self.insertions(parsed)
 
     def drops(self, parsed: ParsedText) -> list[Edit]:
         tokens, edits = parsed.tokens, []

@@ -30,10 +30,9 @@ from __future__ import annotations
 
 import functools
 import itertools
-import random
 import re
 
-from perturbations.base import Edit, Perturbation, Result, Variant, apply_edits
+from perturbations.base import Edit, TwoWayRewrite
 from perturbations.language.casing import match_case
 from rome.core.parsing import ParsedText
 
@@ -155,35 +154,24 @@ def in_compound(parsed: ParsedText, i: int) -> bool:
     return any(c.i < i and c.dep not in ("det", "poss", "predet", "nummod", "case") for c in parsed.children(i))
 
 
-class Spelling(Perturbation):
+class Spelling(TwoWayRewrite):
     """Respell every British word American, or every American word British (``invariant``)."""
 
     kind = "spelling"
-    parses = True
+    backend = "breame-patterns"
+    directions = ("to_american", "to_british")
+    nothing_to_do = "no word with a British and an American spelling of the same sense"
 
     def __init__(self) -> None:
         spelling_pairs()  # a missing breame is an error when built, not on the first text
 
-    def describe(self) -> dict:
-        return {"kind": self.kind, "backend": "breame-patterns"}
-
-    def _apply(self, text: str, rng: random.Random) -> Result:
-        from rome.core.parsing import get_parser
-
-        parsed = get_parser().parse_one(text)
+    def edits(self, parsed: ParsedText, direction: str) -> list[Edit]:
         to_american, to_british = spelling_pairs()
-        allowed = changeable(parsed)
-        variants = []
-        for direction, table in (("to_american", to_american), ("to_british", to_british)):
-            edits = []
-            for i in allowed:
-                tok = parsed.tokens[i]
-                new = table.get(tok.text.lower())
-                if new is not None:
-                    edits.append(Edit(tok.idx, tok.idx + len(tok.text), tok.text, match_case(new, tok.text)))
-            if edits:
-                variants.append(Variant(apply_edits(text, edits), self.kind, "invariant", tuple(edits),
-                                        {"backend": "breame-patterns", "direction": direction}))
-        if not variants:
-            return Result.skip(text, "no word with a British and an American spelling of the same sense")
-        return Result(text, tuple(variants))
+        table = to_american if direction == "to_american" else to_british
+        edits = []
+        for i in changeable(parsed):
+            tok = parsed.tokens[i]
+            new = table.get(tok.text.lower())
+            if new is not None:
+                edits.append(Edit(tok.idx, tok.idx + len(tok.text), tok.text, match_case(new, tok.text)))
+        return edits
