@@ -1,5 +1,6 @@
-"""Adjective replacement judged in context: synonyms and antonyms from every WordNet sense, the context
-model's fit (real model), inflection, a/an, names kept, and properties on shipped data."""
+"""Adjective replacement judged in context: synonyms and antonyms from every WordNet sense, the judge on the
+synonyms and the language model's fluency bound on the antonyms (the real Gemma 3 270M and calibration),
+inflection, a/an, names kept, and properties on shipped data."""
 
 from __future__ import annotations
 
@@ -8,12 +9,12 @@ from hypothesis import HealthCheck, given, settings
 
 from perturbations.adjective import AdjectiveSwap
 from perturbations.base import apply_edits
-from perturbations.context_fit import ANTONYM_DELTA, SYNONYM_DELTA
+from perturbations.context_fit import ANTONYM_MAX_DROP, get_kind_judge
 from perturbations.language.articles import article_for
 from perturbations.language.senses import antonym_sense_share, wordnet_antonyms, wordnet_synonyms
 from suites.harness.strategies import seeds, shipped_sentences
 
-pytestmark = pytest.mark.slow  # every row runs the context model
+pytestmark = pytest.mark.slow  # every row runs the judge
 
 # input -> (synonym variant or None, antonym variant or None); more rows in perturbations/adjective/examples.py
 TABLE = [
@@ -57,7 +58,11 @@ def test_table(swap, text, synonym, antonym):
         synonym_side = variant.meta["relation"] == "synonym"
         assert (variant.kind, variant.expectation) == ("adjective", "invariant" if synonym_side else "decrease")
         assert apply_edits(text, list(variant.edits)) == variant.text
-        assert variant.meta["fit"] >= -(SYNONYM_DELTA if synonym_side else ANTONYM_DELTA)
+        if synonym_side:
+            assert get_kind_judge("adjective").accepts(variant.meta["p_valid"])
+        else:
+            assert "p_valid" not in variant.meta  # the judge of meaning-kept variants does not judge an antonym
+            assert variant.meta["logprob_change"] >= -ANTONYM_MAX_DROP
 
 
 @pytest.mark.parametrize("text", NO_ADJECTIVE)
@@ -132,10 +137,41 @@ def test_name_parts_are_kept_and_both_can_be_required(text, both, word):
         assert sorted(v.meta["relation"] for v in result.variants) == ["antonym", "synonym"]
 
 
-def test_thresholds_key_the_fingerprint():
+def test_the_judge_and_the_bound_key_the_fingerprint():
     from suites.harness.spec import perturbation_fingerprint
 
-    assert perturbation_fingerprint(AdjectiveSwap(synonym_delta=2.5)) != perturbation_fingerprint(AdjectiveSwap())
-    assert perturbation_fingerprint(AdjectiveSwap(synonym_min_logp=-3.0)) != perturbation_fingerprint(AdjectiveSwap())
-    assert perturbation_fingerprint(AdjectiveSwap(antonym_delta=1.0)) != perturbation_fingerprint(AdjectiveSwap())
-    assert "context_model" in AdjectiveSwap().describe()
+    assert perturbation_fingerprint(AdjectiveSwap(antonym_max_drop=1.0)) != perturbation_fingerprint(AdjectiveSwap())
+    assert perturbation_fingerprint(AdjectiveSwap(judged_per_word=5)) != perturbation_fingerprint(AdjectiveSwap())
+    assert AdjectiveSwap().describe()["judge"] == get_kind_judge("adjective").describe()
+
+
+def test_the_synonym_taken_is_the_one_the_judge_likes_best():
+    from perturbations.context_fit import variant_text
+    from rome.core.parsing import get_parser
+
+    swap = AdjectiveSwap()
+    text = "X is a large restaurant ."
+    parsed = get_parser().parse_one(text)
+    tok = next(t for t in parsed.tokens if t.text == "large")
+    found = swap.candidates(parsed, [tok])[tok.i]
+    judge = get_kind_judge("adjective")
+    ps = judge.p_valid([(text, variant_text(parsed, [c])) for c in found if c.source == "synonym"])
+    synonym = [v for v in swap.apply(text, 0).variants if v.meta["relation"] == "synonym"]
+    accepted = [p for p in ps if judge.accepts(p)]
+    assert bool(synonym) == bool(accepted)
+    if synonym:  # among the pre-ranked ones, so at most the best of all
+        assert synonym[0].meta["p_valid"] <= max(accepted) + 1e-3
+
+
+def test_the_antonym_bound_refuses_a_text_that_no_longer_reads_as_english():
+    from perturbations.context_fit import FluentAntonym
+    from perturbations.recipe import Candidate
+    from rome.core.parsing import get_parser
+
+    parsed = get_parser().parse_one("The film mixes live action and animation.")
+    i = next(t.i for t in parsed.tokens if t.text == "live")
+    (scored,) = FluentAntonym(1000.0).keep(parsed, [Candidate(i, "dead", "dead.a.01", i, "antonym")])
+    assert scored.score < 0  # the text reads worse with "dead action"
+    assert FluentAntonym(-scored.score - 0.01).keep(parsed, [Candidate(i, "dead", "dead.a.01", i, "antonym")]) == []
+    with pytest.raises(ValueError):
+        FluentAntonym(-1.0)

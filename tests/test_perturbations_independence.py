@@ -1,6 +1,10 @@
-"""The metrics under test never choose their perturbations: building the cases of every registered kind
-never loads the metrics' encoder (the embedded MiniLM), while the context-judged kinds do load their own
-model (MPNet and its head), so the check watches real loading and is not vacuous."""
+"""The metrics under test never choose their perturbations, and no metric reads the perturbations' judge:
+
+* building the cases of every registered kind never loads the metrics' encoder (the embedded MiniLM) nor
+  the context model some metrics build on (MPNet and its head, GRUEN's likelihood), while the judged
+  kinds do load their own model (the judge's Gemma 3 270M), so the check watches real loading and is not
+  vacuous;
+* building and scoring every registered metric never opens a file of the judge's model."""
 
 from __future__ import annotations
 
@@ -12,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.slow  # runs the context model in a fresh interpreter
+pytestmark = pytest.mark.slow  # runs the judge and every metric in fresh interpreters
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -33,6 +37,7 @@ def recording_load(self):
     return original_load(self)
 encoder.Encoder._load = recording_load
 
+from perturbations.judge.files import model_folder
 from perturbations.registry import available_perturbations, build_perturbation
 from rome.context.files import encoder_dir
 
@@ -48,8 +53,38 @@ for kind in available_perturbations():
     ran[kind] = sum(len(perturbation.apply(t, seed).variants) for t in texts for seed in (0, 1))
 metric = str(encoder.embedded_model_path().resolve())
 context = str(encoder_dir().resolve())
+judge = str(model_folder().resolve())
 print(json.dumps({"ran": ran, "encoder_calls": calls,
                   "metric_files": sorted({p for p in opened if str(Path(p).resolve()).startswith(metric)}),
+                  "context_files": sorted({p for p in opened if str(Path(p).resolve()).startswith(context)}),
+                  "judge_files": sorted({p for p in opened if str(Path(p).resolve()).startswith(judge)})}))
+"""
+
+#: every registered metric built and run on two pairs in a fresh interpreter; every file opened recorded
+METRIC_PROBE = r"""
+import json, sys
+from pathlib import Path
+
+opened = []
+sys.addaudithook(lambda event, args: opened.append(str(args[0])) if event == "open" and args and isinstance(args[0], (str, bytes, Path)) else None)
+
+from perturbations.judge.files import model_folder
+from rome.context.files import encoder_dir
+from rome.core.registry import available_metrics, build_metric
+
+hypotheses = ["The hotel offers free internet.", "She purchased a big house near the river."]
+references = ["Free internet is offered by the hotel.", "She bought a large house near the river."]
+ran = {}
+for name in available_metrics():
+    try:
+        metric = build_metric(name)
+        ran[name] = len(metric.score(hypotheses, references))
+    except Exception as exc:  # a metric needing a resource missing here: not run, said so
+        ran[name] = f"not run: {type(exc).__name__}"
+judge = str(model_folder().resolve())
+context = str(encoder_dir().resolve())
+print(json.dumps({"ran": ran,
+                  "judge_files": sorted({p for p in opened if str(Path(p).resolve()).startswith(judge)}),
                   "context_files": sorted({p for p in opened if str(Path(p).resolve()).startswith(context)})}))
 """
 
@@ -61,6 +96,19 @@ def test_no_perturbation_loads_the_metrics_encoder():
     assert done.returncode == 0, done.stderr[-3000:]
     report = json.loads(done.stdout.strip().splitlines()[-1])
     assert report["ran"]["textfooler"] > 0 and report["ran"]["adjective"] > 0, report["ran"]
-    assert report["context_files"], "the context model was not loaded: the probe watched nothing"
+    assert report["judge_files"], "the judge's model was not loaded: the probe watched nothing"
     assert report["encoder_calls"] == [], report
     assert report["metric_files"] == [], report
+    assert report["context_files"] == [], report  # MPNet's head judges no perturbation
+
+
+def test_no_metric_loads_the_judges_model():
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-c", METRIC_PROBE], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=1200, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    scored = [name for name, n in report["ran"].items() if n == 2]
+    assert {"bleu", "bertscore", "rome", "gruen/likelihood"} <= set(scored), report["ran"]
+    assert report["context_files"], "GRUEN's context model was not loaded: the probe watched nothing"
+    assert report["judge_files"] == [], report

@@ -17,25 +17,25 @@ the synonym keeps the meaning (``invariant``), the antonym reverses it (``decrea
 * **candidate constraints**: ``NoWordExchange``, ``NotSameLemma``, ``ContentCandidates``,
   ``AdjectivePosition`` (WordNet's predicative-only and attributive-only markers: never "an alive
   mouse"), ``PartOfSpeechInContext`` (spaCy must tag the replacement as the same adjective tag in
-  context), then the judges TextFooler uses: a synonym must share a sense the word often has
-  (``SenseShare``), keep the neighbours' collocations (``Collocation``) and fit its slot about as well as the original
-  (``FitsContext``, ``synonym_delta``); an antonym must fit its slot well enough to be English
-  (``antonym_delta``, its own threshold: an antonym says something else, so it may be less expected);
-* **search**: every adjective with a candidate is judged (one pass of the context model for a few at a
-  time); the seed picks one among those with an acceptable synonym and antonym (else among the rest),
-  and each variant takes the candidate the context model prefers (``top_k``: the seed picks among the
-  k best).
+  context); a synonym must also share a sense the word often has (``SenseShare``, a cheap filter);
+* **the synonym's judge** (:mod:`perturbations.judge`, kind ``"adjective"``): each adjective's
+  :data:`~perturbations.context_fit.JUDGED_PER_WORD` most probable synonyms (the judge's language model
+  pre-ranks them) are judged in one batch; a synonym is kept only where the judge accepts it, and the
+  best one is taken (``variant.meta["p_valid"]``);
+* **the antonym's bound** (:class:`~perturbations.context_fit.FluentAntonym`): an antonym reverses the
+  meaning on purpose, so the judge of meaning-kept variants cannot decide it; the language model's
+  log-probability of the text may drop by at most ``antonym_max_drop``, so the antonym still reads as
+  English ("live action" -/-> "dead action"); the most probable antonym is taken;
+* **search**: every adjective of the text is judged; the seed picks one among those with an acceptable
+  synonym and antonym (else among the rest); ``top_k``: the seed picks among the k best candidates.
 
-Which sense the adjective has here is read from the context (WordNet's sense counts are a prior, no longer
-the gate of a dominant sense),
-and the context model is not a metric's (:mod:`rome.context.model`; its signature is in
-:meth:`AdjectiveSwap.describe`).
+Which sense the adjective has here is read by the judge from the whole text; WordNet's sense counts are
+only the cheap prior. The judge is no metric's model; its description is in :meth:`AdjectiveSwap.describe`.
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 
 from perturbations.base import Edit, Perturbation, Result, Variant, apply_edits
 from perturbations.constraints import (
@@ -52,18 +52,16 @@ from perturbations.constraints import (
     SenseShare,
 )
 from perturbations.context_fit import (
-    ANTONYM_DELTA,
-    MIN_BIGRAM_RATIO,
-    MIN_LOGP,
+    ANTONYM_MAX_DROP,
+    JUDGED_PER_WORD,
     MIN_SENSE_SHARE,
-    SYNONYM_DELTA,
-    Collocation,
     ContentCandidates,
-    FitsContext,
-    model_signature,
-    pass_groups,
-    slot_scores,
-    words_per_pass,
+    FluentAntonym,
+    accepts,
+    get_kind_judge,
+    p_valid,
+    prerank,
+    variant_text,
 )
 from perturbations.language.articles import with_article_fixes
 from perturbations.language.casing import match_case
@@ -87,30 +85,30 @@ class AdjectiveSwap(Perturbation):
     parses = True
 
     def __init__(self, parser: str | None = None, top_k: int = 1, require_both: bool = False,
-                 synonym_delta: float = SYNONYM_DELTA, antonym_delta: float = ANTONYM_DELTA,
-                 min_bigram_ratio: float = MIN_BIGRAM_RATIO, min_sense_share: float = MIN_SENSE_SHARE,
-                 synonym_min_logp: float = MIN_LOGP) -> None:
-        """``top_k``: the seed picks among this many of the best-fitting candidates (1 = always the best);
-        ``require_both``: only adjectives with a synonym *and* an antonym; ``synonym_delta`` /
-        ``antonym_delta``: the largest drop in the context model's log-probability from the original to
-        a synonym / an antonym in its slot; ``min_bigram_ratio`` and ``min_sense_share``: the synonym's
-        collocation and sense checks (as TextFooler's); ``synonym_min_logp``: the least log-probability of
-        a synonym itself in its slot (TextFooler's ``min_logp``)."""
+                 antonym_max_drop: float = ANTONYM_MAX_DROP, min_sense_share: float = MIN_SENSE_SHARE,
+                 judged_per_word: int = JUDGED_PER_WORD) -> None:
+        """``top_k``: the seed picks among this many of the best candidates (1 = always the best);
+        ``require_both``: only adjectives with a synonym *and* an antonym; ``antonym_max_drop``: the largest
+        drop of the text's log-probability from the original to the antonym's variant; ``min_sense_share``:
+        the synonym's sense prior (as TextFooler's); ``judged_per_word``: synonyms per adjective the judge
+        reads, the most probable first."""
+        if judged_per_word < 1:
+            raise ValueError("judged_per_word must be at least 1")
         self.parser = require_spacy_labels(parser, self.kind)
         self.top_k = max(1, int(top_k))
         self.require_both = require_both
+        self.judged_per_word = judged_per_word
         self.word_constraints = [ProtectedWords(), ClearUse(), MultiWordUnits(), NotRestrictive(), PlainAdjectives()]
         self.structure = [NoWordExchange(), NotSameLemma(), ContentCandidates(), AdjectivePosition(),
                           PartOfSpeechInContext()]
-        self.synonym_checks = [SenseShare(min_sense_share), Collocation(min_bigram_ratio)]
-        self.synonym_fit = FitsContext(synonym_delta, synonym_min_logp)
-        self.antonym_fit = FitsContext(antonym_delta)
+        self.synonym_checks = [SenseShare(min_sense_share)]
+        self.antonym_fit = FluentAntonym(antonym_max_drop)
 
     def describe(self) -> dict:
         return {"kind": self.kind, "parser": self.parser or "spacy", "top_k": self.top_k, "lexicon": LEXICON,
                 "senses": "all, judged in context", "require_both": self.require_both,
-                "context_model": model_signature(),
-                "synonym": describe_constraints([*self.synonym_checks, self.synonym_fit]),
+                "judge": get_kind_judge(self.kind).describe(),
+                "synonym": [*describe_constraints(self.synonym_checks), {"judged_per_word": self.judged_per_word}],
                 "antonym": describe_constraints([self.antonym_fit]),
                 "constraints": describe_constraints(self.word_constraints + self.structure)}
 
@@ -121,8 +119,7 @@ class AdjectiveSwap(Perturbation):
 
     def candidates(self, parsed: ParsedText, tokens: list[Token]) -> dict[int, list[Candidate]]:
         """Each adjective's synonyms and antonyms (``Candidate.source`` says which) that keep the structure
-        and, for synonyms, a common sense of the word and the collocations; not yet judged by the context
-        model."""
+        and, for synonyms, a common sense of the word; not yet judged."""
         found: dict[int, list[Candidate]] = {}
         for tok in tokens:
             lemma = tok.lemma.lower()
@@ -138,22 +135,20 @@ class AdjectiveSwap(Perturbation):
             out[i] = [*synonyms, *(c for c in cs if c.source == ANTONYM)]
         return out
 
-    def judged(self, parsed: ParsedText, found: dict[int, list[Candidate]]) -> dict[int, list[Candidate]]:
-        """``found`` scored by the context model (every candidate, best first), a few non-neighbouring
-        adjectives masked together per pass (:func:`~perturbations.context_fit.words_per_pass`; a synonym
-        below the synonym check's ``min_logp`` is dropped here; every
-        adjective of the text, with or without candidates, so a score does not depend on what the other
-        constraints refused)."""
-        out: dict[int, list[Candidate]] = {}
-        floor = self.synonym_fit.min_logp
-        for group in pass_groups(list(found), words_per_pass(parsed)):
-            scored = slot_scores(parsed, {i: found[i] for i in group})
-            for i in group:
-                original, logps = scored[i]
-                judged = [replace(c, score=lp - original) for c, lp in zip(found[i], logps)
-                          if original is not None and lp is not None and (c.source == ANTONYM or lp >= floor)]
-                out[i] = sorted(judged, key=lambda c: -c.score)
-        return out
+    def judged(self, parsed: ParsedText, found: dict[int, list[Candidate]]) -> dict[int, tuple[list, list]]:
+        """Each adjective's acceptable synonyms as ``(candidate, p_valid)``, highest first (the judge, one batch
+        for the text), and its fluent antonyms, the most probable first (:class:`FluentAntonym`)."""
+        synonyms = prerank(parsed, {i: [c for c in cs if c.source == SYNONYM] for i, cs in found.items()},
+                           self.judged_per_word)
+        antonyms = self.antonym_fit.keep_all(parsed, {i: [c for c in cs if c.source == ANTONYM]
+                                                      for i, cs in found.items()})
+        owners = [c for cs in synonyms.values() for c in cs]
+        ps = p_valid(self.kind, [(parsed.text, variant_text(parsed, [c])) for c in owners])
+        judged: dict[int, list] = {i: [] for i in found}
+        for c, p in zip(owners, ps):
+            if accepts(self.kind, p):
+                judged[c.index].append((c, p))
+        return {i: (sorted(judged[i], key=lambda cp: -cp[1]), antonyms.get(i, [])) for i in found}
 
     def _apply(self, text: str, rng: random.Random) -> Result:
         from rome.core.parsing import get_parser
@@ -161,28 +156,31 @@ class AdjectiveSwap(Perturbation):
         parsed = get_parser(self.parser).parse_one(text)
         scored = self.judged(parsed, self.candidates(parsed, self.adjectives(parsed)))
         options = []
-        for i, cs in scored.items():
-            syn = self._pick([c for c in cs if c.source == SYNONYM and c.score >= -self.synonym_fit.delta], rng)
-            ant = self._pick([c for c in cs if c.source == ANTONYM and c.score >= -self.antonym_fit.delta], rng)
+        for i, (synonyms, antonyms) in scored.items():
+            syn = self._pick(synonyms, rng)
+            ant = self._pick([(c, None) for c in antonyms], rng)
             if syn or ant:
                 options.append((parsed.tokens[i], syn, ant))
         if self.require_both:
             options = [o for o in options if o[1] and o[2]]
         if not options:
-            return Result.skip(text, "no descriptive adjective with a WordNet synonym"
-                               + (" and " if self.require_both else " or ") + "antonym that fits its context")
+            return Result.skip(text, "no descriptive adjective with a WordNet synonym the judge accepts"
+                               + (" and " if self.require_both else " or ") + "a fluent antonym")
         both = [o for o in options if o[1] and o[2]]
         tok, syn, ant = rng.choice(both or options)
         variants = []
-        for relation, c, expectation in ((SYNONYM, syn, "invariant"), (ANTONYM, ant, "decrease")):
-            if c:
+        for relation, picked, expectation in ((SYNONYM, syn, "invariant"), (ANTONYM, ant, "decrease")):
+            if picked:
+                c, p = picked
                 edits = replacement_edits(parsed, tok, c.word)
                 meta = {"relation": relation, "word": tok.text, "replacement": c.word, "lexicon": LEXICON,
-                        "synset": c.synset, "fit": round(c.score, 3)}
+                        "synset": c.synset, "logprob_change": round(c.score, 3) if c.score is not None else None}
+                if p is not None:
+                    meta["p_valid"] = round(p, 4)
                 variants.append(Variant(apply_edits(text, edits), self.kind, expectation, tuple(edits), meta))
         return Result(text, tuple(variants))
 
-    def _pick(self, ranked: list[Candidate], rng: random.Random) -> Candidate | None:
+    def _pick(self, ranked: list[tuple[Candidate, float | None]], rng: random.Random):
         return rng.choice(ranked[: self.top_k]) if ranked else None
 
 

@@ -6,9 +6,10 @@ Two parts, as the grammar books separate them:
   direct object, with the shapes a reference grammar describes (tense, aspect and modals carried over,
   phrasal verbs, ditransitives, object predicatives, pronoun case, subordinate and coordinated clauses);
   every other shape is skipped with a reason that names its source;
-* **whether this passive reads naturally** (:mod:`perturbations.passive.naturalness`): the independent
-  context model's pseudo-log-likelihood of the rewritten sentence against the original's, with a
-  threshold set from blind readers' labels. No rule here was fitted to a corpus or to judged cards.
+* **whether this passive is one a writer would produce** (:mod:`perturbations.judge`, kind ``"passive"``):
+  the judge reads the text with each rewritten clause against the original and gives ``p_valid``; a
+  rewrite is kept only where the judge accepts it (precision first). No rule of the grammar was fitted to a
+  corpus or to judged cards.
 
 No maintained library turns active English clauses into passive ones from a parse (pattern and
 CheckList have no such operation), so the rewrite is written here on the shared parser and
@@ -17,7 +18,6 @@ CheckList have no such operation), so the rewrite is written here on the shared 
 
 from __future__ import annotations
 
-import math
 import random
 
 from perturbations.base import Edit, Perturbation, Result, Variant, apply_edits
@@ -34,7 +34,6 @@ from perturbations.passive.clause import (
     number_of,
     verb_lemma,
 )
-from perturbations.passive.naturalness import NATURALNESS_DELTA, PLL_SPACING
 from rome.core.parsing import ParsedText
 
 #: verbs with an object and a bare infinitive ("helped them create", "made him tell", "saw her leave"): the
@@ -73,33 +72,25 @@ class PassiveVoice(Perturbation):
     kind = "passive"
     parses = True
 
-    def __init__(self, parser: str | None = None, pronoun_agent: str = "drop",
-                 naturalness_delta: float | None = NATURALNESS_DELTA, pll_spacing: int | None = PLL_SPACING) -> None:
+    def __init__(self, parser: str | None = None, pronoun_agent: str = "drop", judged: bool = True) -> None:
         """``parser``: a spaCy model name (default: the embedded one); its ClearNLP labels drive the rules.
         ``pronoun_agent``: what becomes of a pronoun subject: ``"drop"`` (generic "you" with a modal gives
         an agentless passive, other pronoun subjects are skipped), ``"skip"`` every pronoun clause, or
-        ``"keep"`` ("... by you", "... by me"). ``naturalness_delta``: how far the rewritten sentence's mean
-        pseudo-log-likelihood per piece may fall below the original's (``None``: the grammar alone, no
-        language model). ``pll_spacing``: the distance between the pieces masked together in one pass of the
-        pseudo-log-likelihood (``None``: one piece per pass, exact)."""
+        ``"keep"`` ("... by you", "... by me"). ``judged``: every rewrite goes to the judge, which keeps
+        only those it accepts (``False``: the grammar alone, no language model)."""
         if pronoun_agent not in PRONOUN_AGENT_CHOICES:
             raise ValueError(f"pronoun_agent must be one of {', '.join(PRONOUN_AGENT_CHOICES)}")
-        if naturalness_delta is not None and not math.isfinite(naturalness_delta):
-            raise ValueError("naturalness_delta must be a finite number (or None: no language model)")
-        if pll_spacing is not None and pll_spacing < 1:
-            raise ValueError("pll_spacing must be at least 1 (or None: the exact pseudo-log-likelihood)")
         self.parser = require_spacy_labels(parser, self.kind)
         self.pronoun_agent = pronoun_agent
-        self.naturalness_delta = naturalness_delta
-        self.pll_spacing = pll_spacing
+        self.judged = bool(judged)
 
     def describe(self) -> dict:
         out = {"kind": self.kind, "parser": self.parser or "spacy", "pronoun_agent": self.pronoun_agent,
-               "naturalness_delta": self.naturalness_delta}
-        if self.naturalness_delta is not None:
-            from perturbations.passive.naturalness import context_signature
+               "judged": self.judged}
+        if self.judged:
+            from perturbations.context_fit import judge_description
 
-            out.update(pll_spacing=self.pll_spacing, context_model=context_signature())
+            out["judge"] = judge_description(self.kind)
         return out
 
     def candidates(self, text: str) -> tuple[ParsedText, list[tuple[Edit, dict]], list[str]]:
@@ -120,33 +111,43 @@ class PassiveVoice(Perturbation):
 
     def _apply(self, text: str, rng: random.Random) -> Result:
         parsed, found, reasons = self.candidates(text)
-        if found and self.naturalness_delta is not None:
-            from perturbations.passive.naturalness import judge
-
-            judgements = judge([sentence_pair(text, facts["sentence"], edit) for edit, facts in found],
-                               spacing=self.pll_spacing)
-            kept = []
-            for (edit, facts), judgement in zip(found, judgements):
-                facts = {**facts, **judgement.as_dict()}
-                if judgement.difference >= -self.naturalness_delta:
-                    kept.append((edit, facts))
-                else:
-                    reasons.insert(0, f"the context model reads the passive as less natural "
-                                      f"({judgement.difference:+.3f} per piece < -{self.naturalness_delta})")
-            found = kept
+        p = None
+        if found and self.judged:
+            found, p, refusal = judge_rewrites(self.kind, text, found)
+            if refusal:
+                reasons.insert(0, refusal)
         if not found:
             return Result.skip(text, reasons[0] if reasons else "no clause found")
         edits = [edit for edit, _ in found]
         meta = {"parser": parsed.parser, "clauses_rewritten": len(edits), "clauses_skipped": len(reasons),
                 "clauses": [{k: v for k, v in facts.items() if k != "sentence"} for _, facts in found]}
+        if p is not None:
+            meta["p_valid"] = round(p, 4)
         variant = Variant(apply_edits(text, edits), self.kind, "invariant", tuple(edits), meta)
         return Result(text, (variant,))
 
 
-def sentence_pair(text: str, sentence: tuple[int, int], edit: Edit) -> tuple[str, str]:
-    """(original sentence, the same sentence with ``edit`` applied): what the context model compares."""
-    start, end = sentence
-    return text[start:end], text[start : edit.start] + edit.new + text[edit.end : end]
+def judge_rewrites(kind: str, text: str, found: list[tuple[Edit, dict]]
+                   ) -> tuple[list[tuple[Edit, dict]], float | None, str | None]:
+    """The rewrites the judge accepts, their variant's ``p_valid`` and the reason for a refusal: each
+    clause's rewrite judged alone (one batch; each clause's ``p_valid`` in its facts), then those accepted
+    judged together, the weakest dropped until the judge accepts the whole."""
+    from perturbations.context_fit import accepts, p_valid
+
+    ps = p_valid(kind, [(text, apply_edits(text, [edit])) for edit, _ in found])
+    kept = sorted([((edit, {**facts, "p_valid": round(p, 4)}), p) for (edit, facts), p in zip(found, ps)
+                   if accepts(kind, p)], key=lambda fp: -fp[1])
+    refusal = None
+    if len(kept) < len(found):
+        worst = min(ps)
+        refusal = f"the judge does not accept the passive (p_valid {worst:.3f})"
+    while len(kept) > 1:
+        chosen = sorted((f for f, _ in kept), key=lambda f: f[0].start)
+        (p,) = p_valid(kind, [(text, apply_edits(text, [edit for edit, _ in chosen]))])
+        if accepts(kind, p):
+            return chosen, p, refusal
+        kept.pop()
+    return [f for f, _ in kept], (kept[0][1] if kept else None), refusal
 
 
 def clause_heads(parsed: ParsedText) -> list:
