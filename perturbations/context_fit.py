@@ -34,8 +34,8 @@ ANTONYM_MAX_DROP = 4.0
 #: (:class:`perturbations.constraints.SenseShare`): a cheap prior that keeps synonyms of a word's rare senses
 #: from the judge (they are seldom valid, and each judged candidate costs a pass of the language model)
 MIN_SENSE_SHARE = 0.3
-#: candidates of one word put to the judge, the best by the language model's sentence log-probability first
-#: (the cheap pre-ranking): a bound on the judge's cost per word
+#: candidates of one word put to the judge, the most promising first (:func:`prerank`, no model): a bound on
+#: the judge's cost per word
 JUDGED_PER_WORD = 3
 
 
@@ -105,17 +105,35 @@ def sentence_logprobs(texts: Sequence[str]) -> list[float]:
 
 def prerank(parsed: ParsedText, by_word: dict[int, list[Candidate]],
             keep: int = JUDGED_PER_WORD) -> dict[int, list[Candidate]]:
-    """Each word's ``keep`` candidates whose variants the language model finds most probable (their
-    ``score``: the log-probability change of the text), best first; one batch for every word. Words with at
-    most ``keep`` candidates are still scored, so every candidate judged carries its change."""
+    """Each word's ``keep`` most promising candidates, without a model: the largest share of the word's
+    SemCor uses in the senses the candidate shares with it first (the prior of its sense), then the more
+    frequent word in general English (wordfreq: a rare synonym is usually marked in register). Each pass of
+    the language model costs about as much as its output layer over the vocabulary (262k words) for every
+    token, so the judge reads only these."""
+    from perturbations.constraints import candidate_lemma
+    from perturbations.language.senses import WORDNET_POS, shared_sense_share
+    from rome.context.collocations import zipf
+
+    def promise(c: Candidate) -> tuple[float, float]:
+        tok = parsed.tokens[c.index]
+        pos = WORDNET_POS.get(tok.pos)
+        share = shared_sense_share(tok.lemma.lower(), candidate_lemma(c), pos) if pos and c.synset else 0.0
+        return -round(share, 2), -zipf(c.word.lower())
+
+    return {i: sorted(found, key=promise)[:keep] for i, found in by_word.items()}
+
+
+def logprob_changes(parsed: ParsedText, by_word: dict[int, list[Candidate]]) -> dict[int, list[Candidate]]:
+    """Each candidate with its ``score``: the language model's log-probability change of the whole text from
+    the original to its variant; one batch for every word."""
     owners = [(i, c) for i, found in by_word.items() for c in found]
-    if not owners:
-        return {i: [] for i in by_word}
-    original, *scores = sentence_logprobs([parsed.text, *(variant_text(parsed, [c]) for _, c in owners)])
     out: dict[int, list[Candidate]] = {i: [] for i in by_word}
+    if not owners:
+        return out
+    original, *scores = sentence_logprobs([parsed.text, *(variant_text(parsed, [c]) for _, c in owners)])
     for (i, c), lp in zip(owners, scores):
         out[i].append(Candidate(c.index, c.word, c.synset, c.last, c.source, lp - original))
-    return {i: sorted(found, key=lambda c: -(c.score or 0.0))[:keep] for i, found in out.items()}
+    return out
 
 
 class FluentAntonym(CandidateConstraint):
@@ -137,9 +155,9 @@ class FluentAntonym(CandidateConstraint):
         return self.keep_all(parsed, {candidates[0].index: candidates})[candidates[0].index] if candidates else []
 
     def keep_all(self, parsed: ParsedText, by_word: dict[int, list[Candidate]]) -> dict[int, list[Candidate]]:
-        scored = prerank(parsed, by_word, keep=max((len(f) for f in by_word.values()), default=0))
-        return {i: [c for c in found if c.score is not None and c.score >= -self.max_drop]
-                for i, found in scored.items()}
+        scored = logprob_changes(parsed, by_word)
+        return {i: sorted((c for c in found if c.score is not None and c.score >= -self.max_drop),
+                          key=lambda c: -(c.score or 0.0)) for i, found in scored.items()}
 
 
 class ContentCandidates(CandidateConstraint):

@@ -112,3 +112,22 @@ def test_no_metric_loads_the_judges_model():
     assert {"bleu", "bertscore", "rome", "gruen/likelihood"} <= set(scored), report["ran"]
     assert report["context_files"], "GRUEN's context model was not loaded: the probe watched nothing"
     assert report["judge_files"] == [], report
+
+
+def test_the_judged_kinds_record_the_judges_model_and_no_metric_shares_it():
+    """What the robustness table's shared-model mark reads: the judged kinds name the judge's model (and no
+    other), and no metric's models include it, so no cell is marked for these kinds."""
+    from perturbations.context_fit import language_model
+    from perturbations.registry import build_perturbation
+    from rome.core.registry import available_metrics, build_metric
+    from suites.harness.outputs import metric_models, perturbation_models
+
+    judge_model = language_model().signature
+    for kind in ("textfooler", "adjective", "passive"):
+        assert perturbation_models(build_perturbation(kind)) == [judge_model], kind
+    for name in available_metrics():
+        try:
+            metric = build_metric(name)
+        except Exception:  # a metric needing a resource missing here
+            continue
+        assert judge_model not in metric_models(metric), name

@@ -5,6 +5,7 @@ judge (Gemma 3 270M and its calibration; no mocks)."""
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -102,7 +103,7 @@ def scorer(p: dict[str, float], together: float | None = None, asked: list | Non
             if len(v) == 1:
                 out.append(p[v[0].word])
             else:
-                out.append(together if together is not None else __import__("math").prod(p[c.word] for c in v))
+                out.append(together if together is not None else math.prod(p[c.word] for c in v))
         return out
     return score
 
@@ -195,8 +196,7 @@ def test_textfooler_swaps_a_plain_sentence_and_says_how():
     result = TextFoolerSwap().apply(text, 0)
     (variant,) = result.variants
     assert variant.expectation == "invariant" and apply_edits(text, list(variant.edits)) == variant.text
-    assert all(s["source"] == RULE_SOURCE and s["synset"] and s["logprob_change"] is not None
-               for s in variant.meta["swaps"])
+    assert all(s["source"] == RULE_SOURCE and s["synset"] for s in variant.meta["swaps"])
     judge = get_kind_judge("textfooler")
     assert judge.accepts(variant.meta["p_valid"])
     (again,) = judge.p_valid([(text, variant.text)])

@@ -19,8 +19,8 @@ the synonym keeps the meaning (``invariant``), the antonym reverses it (``decrea
   mouse"), ``PartOfSpeechInContext`` (spaCy must tag the replacement as the same adjective tag in
   context); a synonym must also share a sense the word often has (``SenseShare``, a cheap filter);
 * **the synonym's judge** (:mod:`perturbations.judge`, kind ``"adjective"``): each adjective's
-  :data:`~perturbations.context_fit.JUDGED_PER_WORD` most probable synonyms (the judge's language model
-  pre-ranks them) are judged in one batch; a synonym is kept only where the judge accepts it, and the
+  :data:`~perturbations.context_fit.JUDGED_PER_WORD` most promising synonyms (largest sense share, then
+  most frequent: :func:`~perturbations.context_fit.prerank`) are judged in one batch; a synonym is kept only where the judge accepts it, and the
   best one is taken (``variant.meta["p_valid"]``);
 * **the antonym's bound** (:class:`~perturbations.context_fit.FluentAntonym`): an antonym reverses the
   meaning on purpose, so the judge of meaning-kept variants cannot decide it; the language model's
@@ -174,8 +174,10 @@ class AdjectiveSwap(Perturbation):
                 c, p = picked
                 edits = replacement_edits(parsed, tok, c.word)
                 meta = {"relation": relation, "word": tok.text, "replacement": c.word, "lexicon": LEXICON,
-                        "synset": c.synset, "logprob_change": round(c.score, 3) if c.score is not None else None}
-                if p is not None:
+                        "synset": c.synset}
+                if p is None:
+                    meta["logprob_change"] = round(c.score, 3)
+                else:
                     meta["p_valid"] = round(p, 4)
                 variants.append(Variant(apply_edits(text, edits), self.kind, expectation, tuple(edits), meta))
         return Result(text, tuple(variants))

@@ -20,8 +20,9 @@ statement, so each part is replaced, keeping the shape:
   ``ContentCandidates`` (no function word: "make" -/-> "do"), ``AdjectivePosition`` (WordNet's
   predicative/attributive markers), ``PartOfSpeechInContext`` (spaCy re-tags the swapped word in its
   context), ``SenseShare`` (the senses the synonym shares carry a fair share of the word's uses);
-* **pre-ranking**: each word's :data:`~perturbations.context_fit.JUDGED_PER_WORD` candidates whose
-  variants the judge's language model finds most probable (:func:`perturbations.context_fit.prerank`);
+* **pre-ranking** (no model, :func:`perturbations.context_fit.prerank`): each word's
+  :data:`~perturbations.context_fit.JUDGED_PER_WORD` candidates of the largest sense share, then the most
+  frequent; a pass of the language model is the cost, so the judge reads only these;
 * **the judge** (:mod:`perturbations.judge`, kind ``"textfooler"``): ``p_valid`` of every pre-ranked
   variant in one batch; a candidate is an option only where the judge accepts it;
 * **search** :class:`~perturbations.search.BestJudgedSearch`: the options the judge likes best, never two
@@ -29,8 +30,8 @@ statement, so each part is replaced, keeping the shape:
 
 A text with no variant the judge accepts is skipped (precision first). Nothing here reads a metric's model
 or a corpus; the judge's description (model, calibration, threshold) is in :meth:`TextFoolerSwap.describe`.
-``variant.meta["swaps"]`` names each swap's synset and the language model's log-probability change,
-``variant.meta["p_valid"]`` the judge's probability for the variant. Expectation: ``invariant``.
+``variant.meta["swaps"]`` names each swap's synset, ``variant.meta["p_valid"]`` the judge's probability for the
+variant. Expectation: ``invariant``.
 """
 
 from __future__ import annotations
@@ -148,7 +149,7 @@ class TextFoolerSwap(Perturbation):
     def describe(self) -> dict:
         return {"kind": self.kind, "n_words": self.n_words, "word_source": WORD_SOURCE,
                 "candidates": {"senses": "all", "max": self.transformation.max_candidates, "order": "wordfreq",
-                               "judged_per_word": self.judged_per_word, "preranked_by": "sentence log-probability"},
+                               "judged_per_word": self.judged_per_word, "preranked_by": "sense share, then wordfreq"},
                 "search": self.search.describe(), "judge": get_kind_judge(self.kind).describe(),
                 "constraints": describe_constraints(self.word_constraints + self.constraints)}
 
@@ -158,7 +159,7 @@ class TextFoolerSwap(Perturbation):
 
     def proposals(self, parsed: ParsedText, indices: list[int]) -> dict[int, list[Candidate]]:
         """The candidates of each token that pass the cheap constraints, the ``judged_per_word`` most
-        probable first (their ``score``: the language model's log-probability change of the text)."""
+        promising first (:func:`~perturbations.context_fit.prerank`)."""
         found = acceptable_all(parsed, {i: self.transformation(parsed, i) for i in indices}, self.constraints)
         return prerank(parsed, found, self.judged_per_word)
 
@@ -178,8 +179,8 @@ class TextFoolerSwap(Perturbation):
         chosen = choice.candidates
         edits = candidate_edits(parsed, chosen)
         meta = {"word_source": WORD_SOURCE, "p_valid": round(choice.p_valid, 4),
-                "swaps": [{"old": span_text(parsed, c), "new": c.word, "source": c.source, "synset": c.synset,
-                           "logprob_change": round(c.score, 3) if c.score is not None else None} for c in chosen]}
+                "swaps": [{"old": span_text(parsed, c), "new": c.word, "source": c.source, "synset": c.synset}
+                          for c in chosen]}
         if len(chosen) < self.n_words:
             meta["note"] = f"only {len(chosen)} word(s) could be swapped, {self.n_words} requested"
         return Result(text, (Variant(apply_edits(text, edits), self.kind, "invariant", tuple(edits), meta),))
