@@ -58,8 +58,8 @@ def test_the_grammar_is_exact_on_the_gold_set():
 
 @pytest.mark.slow
 def test_the_default_passive_is_exact_on_the_gold_set():
-    """With the context model's judgement at the default threshold: a refusal of an expected passive is a
-    miss, so the threshold may not cut the textbook passives below 90 %."""
+    """With the judge at its operating point: a refusal of an expected passive is a miss, so precision first
+    may not cut the textbook passives below 90 %."""
     share, misses = exact(PassiveVoice())
     print(f"passive gold set, default (judged): {share:.1%} exact; misses: {misses}")
     assert share >= REQUIRED_EXACT, misses
@@ -69,14 +69,18 @@ DEV_LABELS = Path(__file__).parent / "fixtures" / "passive_dev_labels.jsonl"
 
 
 @pytest.mark.slow
-def test_the_threshold_keeps_every_development_line_read_as_valid():
-    """NATURALNESS_DELTA (scripts/passive_threshold.py) must not refuse a development-half variant the
-    developer's reading calls valid; this fails when the context model's head changes and the threshold
-    was not re-checked."""
+def test_the_judge_keeps_the_development_lines_read_as_valid_more_often_than_the_grammar():
+    """On the developer's labels of development-half passives (the grammar's output), the lines the judge
+    accepts are more often valid than all of them. A regression check, not a held-out measure: these
+    development lines may be among the judge's calibration data."""
+    from perturbations.context_fit import get_kind_judge
+
     rows = [json.loads(line) for line in DEV_LABELS.read_text(encoding="utf-8").splitlines() if line.strip()]
-    valid = [r for r in rows if r["label"] == "valid" and r["pronoun_agent"] == "drop"]
-    assert len(valid) >= 80 and {r["corpus"] for r in valid} == {"dialogue", "news", "webnlg"}
-    passive = PassiveVoice()
-    refused = [(r["text"], result.skipped) for r in valid if not (result := passive.apply(r["text"])).variants
-               or result.variants[0].text != r["variant"]]
-    assert not refused, refused
+    rows = [r for r in rows if r["pronoun_agent"] == "drop"]
+    assert len(rows) >= 80 and {r["corpus"] for r in rows} == {"dialogue", "news", "webnlg"}
+    judge = get_kind_judge("passive")
+    kept = [r for r, p in zip(rows, judge.p_valid([(r["text"], r["variant"]) for r in rows])) if judge.accepts(p)]
+    share_all = sum(r["label"] == "valid" for r in rows) / len(rows)
+    share_kept = sum(r["label"] == "valid" for r in kept) / max(len(kept), 1)
+    print(f"development passives: {share_all:.1%} valid of {len(rows)}; judged: {share_kept:.1%} of {len(kept)} kept")
+    assert kept and share_kept >= share_all
