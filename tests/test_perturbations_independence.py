@@ -117,13 +117,13 @@ def test_no_metric_loads_the_judges_model():
 def test_the_judged_kinds_record_the_judges_model_and_no_metric_shares_it():
     """What the robustness table's shared-model mark reads: the judged kinds name the judge's model (and no
     other), and no metric's models include it, so no cell is marked for these kinds."""
-    from perturbations.context_fit import language_model
+    from perturbations.context_fit import judge_description
     from perturbations.registry import build_perturbation
     from rome.core.registry import available_metrics, build_metric
     from suites.harness.outputs import metric_models, perturbation_models
 
-    judge_model = language_model().signature
     for kind in ("textfooler", "adjective", "passive"):
+        judge_model = judge_description(kind)["model"]
         assert perturbation_models(build_perturbation(kind)) == [judge_model], kind
     for name in available_metrics():
         try:

@@ -1,9 +1,9 @@
 """Examples of the adjective recipe (synonym variant, then antonym variant), run by tests/test_perturbations_examples.py.
 
 Each variant is one a careful reader accepts (a synonym that keeps the statement, an antonym that reverses
-it); the skip rows restate failure shapes reported in the issues (regression tests, not evidence). The
-context model's thresholds are set by scripts/context_thresholds.py: a row that changes when they are
-re-set says which swap the new thresholds let through or refuse."""
+it); the skip rows restate failure shapes reported in the issues (regression tests, not evidence). A synonym
+the judge refuses, or an antonym beyond the fluency bound (ANTONYM_MAX_DROP, scripts/context_thresholds.py),
+says so, as measured: a row that changes when either is re-set says which swap is let through or refused."""
 
 from perturbations.recipe import changes, skips
 

@@ -1,9 +1,9 @@
 """Examples of the textfooler recipe, run by tests/test_perturbations_examples.py.
 
-Each change is one a careful reader accepts; the skip rows marked "issue" restate failure shapes reported in
-the issues (regression tests, not evidence). The context model's thresholds are set by
-scripts/context_thresholds.py: a row that changes when they are re-set says which swap the new thresholds
-let through or refuse."""
+Each change is one a careful reader accepts and the judge accepts at its operating point; the skip rows
+marked "issue" restate failure shapes reported in the issues (regression tests, not evidence). A row the
+judge refuses says so, as measured: when the judge is re-calibrated, a row that changes says which swap the
+new judge lets through or refuses."""
 
 from perturbations.recipe import changes, skips
 
