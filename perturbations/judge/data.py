@@ -1,0 +1,142 @@
+"""The judge's development data: every labelled (original, variant) pair it may be fitted on.
+
+* **SWORDS development split** (shipped in ``rome/data/datasets/swords/``, CC-BY-3.0-US): one-word
+  substitutions judged by 3-10 raters; a substitute is *acceptable* when at least half said TRUE. Kept:
+  candidates that are WordNet synonyms of the target in any sense (what TextFooler and the adjective
+  swaps propose), single words, targets used in their base form (the substitutes are lemmas), the
+  target's sentence cut out of its passage. The SWORDS test split is never read.
+* **The project's development-half labels**: TextFooler and adjective-synonym candidates labelled by the
+  developer (``context_labels.jsonl``), the passive's development lines
+  (``tests/fixtures/passive_dev_labels.jsonl``), the passive gold set's expected passives (valid by
+  construction), and the development halves of the judged cards (a text of corpus C, source id S is in
+  the development half iff ``int(sha256("C:S"), 16)`` is even). Never a test half, never WMT 2021.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import re
+from dataclasses import dataclass
+from importlib.resources import files
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+SWORDS_FILE = "swords-v1.1_dev.json.gz"
+WN_POS = {"NOUN": "n", "VERB": "v", "ADJ": "a", "ADV": "r"}
+#: where the developer's TextFooler / adjective labels live (the first found is read)
+CONTEXT_LABELS = (ROOT / "scripts" / "context_labels.jsonl", ROOT / "scripts" / "research" / "context_labels.jsonl")
+PASSIVE_LABELS = ROOT / "tests" / "fixtures" / "passive_dev_labels.jsonl"
+PASSIVE_GOLD = ROOT / "tests" / "fixtures" / "passive_gold.jsonl"
+CARDS = ROOT / "perturbations" / "cards"
+
+
+@dataclass(frozen=True)
+class Example:
+    source: str  # swords / labels / cards / gold
+    group: str  # what a split keeps together (a SWORDS context, a text)
+    kind: str  # textfooler / adjective / passive
+    text: str
+    variant: str
+    valid: bool
+
+
+def development_half(corpus: str, source_id: str) -> bool:
+    return int(hashlib.sha256(f"{corpus}:{source_id}".encode()).hexdigest(), 16) % 2 == 0
+
+
+def _sentence(passage: str, offset: int, target: str) -> tuple[str, int]:
+    """The sentence of ``passage`` holding the target at ``offset``, whitespace collapsed, and the target's
+    offset in it."""
+    starts = [0] + [m.end() for m in re.finditer(r"[.!?][\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])", passage)]
+    start = max(s for s in starts if s <= offset)
+    ends = [m.end() for m in re.finditer(r"[.!?][\"')\]]*(?=\s|$)", passage) if m.end() > offset + len(target)]
+    end = min(ends) if ends else len(passage)
+    before, after = passage[start:offset], passage[offset + len(target):end]
+    before = re.sub(r"\s+", " ", before).lstrip()
+    after = re.sub(r"\s+", " ", after).rstrip()
+    return before + target + after, len(before)
+
+
+def swords(limit_words: int = 1) -> list[Example]:
+    """The SWORDS development candidates the judge is fitted on (see the module docstring)."""
+    from perturbations.language.senses import _synsets, wordnet
+
+    wn = wordnet()
+    path = files("rome").joinpath("data", "datasets", "swords", SWORDS_FILE)
+    with gzip.open(str(path), "rt", encoding="utf-8") as handle:
+        data = json.load(handle)
+    by_target: dict[str, list[tuple[str, bool]]] = {}
+    for sid, sub in data["substitutes"].items():
+        labels = data["substitute_labels"].get(sid) or []
+        if not labels:
+            continue
+        valid = sum(x == "TRUE" for x in labels) * 2 >= len(labels)
+        by_target.setdefault(sub["target_id"], []).append((sub["substitute"], valid))
+    out = []
+    for tid, subs in sorted(by_target.items()):
+        target = data["targets"][tid]
+        pos = WN_POS.get(target["pos"])
+        word = target["target"]
+        if pos is None or " " in word or wn.morphy(word.lower(), pos) != word.lower():
+            continue
+        synonyms = {lemma.name().lower().replace("_", " ") for s in _synsets(word.lower(), pos) for lemma in s.lemmas()}
+        context = data["contexts"][target["context_id"]]["context"]
+        around = context[max(0, target["offset"] - 1):target["offset"]] + context[target["offset"] + len(word):][:1]
+        if re.search(r"[\w-]", around):  # part of a longer word ("high-performance"): no one-word swap
+            continue
+        text, at = _sentence(context, target["offset"], word)
+        seen = set()
+        for substitute, valid in subs:
+            new = substitute.strip()
+            if (len(new.split()) > limit_words or "-" in new or new.lower() == word.lower() or new.lower() not in synonyms
+                    or new.lower() in seen):
+                continue
+            seen.add(new.lower())
+            if word[:1].isupper() and not word.isupper():
+                new = new[:1].upper() + new[1:]
+            variant = text[:at] + new + text[at + len(word):]
+            kind = "adjective" if pos == "a" else "textfooler"
+            out.append(Example("swords", target["context_id"], kind, text, variant, valid))
+    return out
+
+
+def _jsonl(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def context_labels() -> list[Example]:
+    """The developer's TextFooler and adjective-synonym labels (development halves only)."""
+    path = next((p for p in CONTEXT_LABELS if p.is_file()), None)
+    if path is None:
+        return []
+    kinds = {"textfooler": "textfooler", "adjective-synonym": "adjective"}
+    return [Example("labels", f"{r['corpus']}:{r['source_id']}", kinds[r["kind"]], r["text"], r["variant"],
+                    r["label"] == "valid")
+            for r in _jsonl(path) if r["kind"] in kinds and development_half(r["corpus"], r["source_id"])]
+
+
+def cards(kinds: tuple[str, ...] = ("textfooler", "adjective", "passive")) -> list[Example]:
+    """The meaning-kept lines of the judged cards' development halves."""
+    out = []
+    for path in sorted(CARDS.glob("*/*.jsonl")):
+        corpus, kind = path.parent.name, path.stem
+        if kind not in kinds:
+            continue
+        for r in _jsonl(path):
+            if r.get("expectation") != "invariant" or not r.get("label") or not development_half(corpus, r["source_id"]):
+                continue
+            out.append(Example("cards", f"{corpus}:{r['source_id']}", kind, r["text"], r["variant"],
+                               r["label"] == "valid"))
+    return out
+
+
+def passive() -> list[Example]:
+    """The passive's development lines and the gold set's expected passives."""
+    out = [Example("labels", f"{r['corpus']}:{r['source_id']}", "passive", r["text"], r["variant"], r["label"] == "valid")
+           for r in _jsonl(PASSIVE_LABELS) if development_half(r["corpus"], r["source_id"])]
+    for r in _jsonl(PASSIVE_GOLD):
+        for expected in r["expected"][:1]:
+            out.append(Example("gold", f"gold:{r['text']}", "passive", r["text"], expected, True))
+    return out

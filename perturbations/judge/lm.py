@@ -1,0 +1,227 @@
+"""Gemma 3 270M (base) as a scorer of English: token log-probabilities, cheaply, on a CPU.
+
+Why a causal language model: whether a swapped word or a passive reads as English a writer would produce
+shows in how probable the whole sentence is, the words *after* the change included ("place the order" →
+"set the order" is improbable only once "order" follows). The model is read, never trained.
+
+Cost (the judge runs on a 2-core CPU): batches sorted by length and right-padded (a causal model's real
+tokens never see the padding after them), ``torch.inference_mode``, and the original's forward pass
+reused: it is run once per original, and each variant is scored from its first changed token on a copy of
+the original's key/value cache cropped there (the original's output at the token before gives the first
+changed token's probability). The global thread count of torch is never changed here.
+
+The output layer is the main cost (262,144 words × 640 per token, twice the rest of the network), and
+almost all of it serves other languages and code. Log-probabilities are therefore normalised over the
+pieces of English words only (:data:`ENGLISH_WORDS` most frequent words of ``wordfreq``, lower-case and
+capitalised, with and without a leading space, plus punctuation and digits: under a third of the
+vocabulary); a piece outside that set is added to its own normaliser. On English text the dropped words
+carry a negligible share of the probability (``tests/test_judge.py`` compares with the full softmax).
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from perturbations.judge.files import GGUF_SHA256, tokenizer_dir, weights_dir
+
+#: the English vocabulary the log-probabilities are normalised over (see the module docstring)
+ENGLISH_WORDS = 50_000
+#: most tokens in one batch (rows × longest row): bounds the 262k-word output layer's logits (~1 GB)
+MAX_BATCH_TOKENS = 1024
+
+
+@dataclass
+class Primed:
+    """One original's forward pass: its ids, its token log-probabilities (``lp[j]`` is token ``j + 1``'s),
+    the last hidden state at every position and the key/value cache."""
+
+    ids: list[int]
+    lp: np.ndarray
+    rows: Any
+    cache: Any
+
+
+class LanguageModel:
+    """The judge's language model; build it through :func:`language_model` (one per process)."""
+
+    def __init__(self) -> None:
+        import torch
+        from transformers import AutoModelForCausalLM, AutoTokenizer
+
+        self.tokenizer = AutoTokenizer.from_pretrained(str(tokenizer_dir()))
+        self.model = AutoModelForCausalLM.from_pretrained(str(weights_dir()), dtype=torch.float32)
+        self.model.eval()
+        self.bos = self.tokenizer.bos_token_id
+        self.signature = f"gemma-3-270m-q4_k_m@{GGUF_SHA256[:12]}"
+        self._lock = threading.RLock()
+
+    def encode(self, text: str) -> list[int]:
+        """The text's token ids after the beginning-of-text token (which is never scored)."""
+        return [self.bos, *self.tokenizer(text, add_special_tokens=False)["input_ids"]]
+
+    def pieces(self, text: str) -> list[int]:
+        """The text's token ids as a continuation (no beginning-of-text token)."""
+        return list(self.tokenizer(text, add_special_tokens=False)["input_ids"])
+
+    @functools.cached_property
+    def english(self):
+        """Ids of the English pieces (sorted) and their rows of the output layer."""
+        import string
+
+        import torch
+        from wordfreq import top_n_list
+
+        words = top_n_list("en", ENGLISH_WORDS)
+        forms = [f for w in words for f in (w, " " + w, w.capitalize(), " " + w.capitalize())]
+        forms += [c for c in string.punctuation + string.digits] + [" " + c for c in string.punctuation + string.digits]
+        forms += ["\n", " "]
+        ids = {i for batch in self.tokenizer(forms, add_special_tokens=False)["input_ids"] for i in batch}
+        index = torch.tensor(sorted(ids), dtype=torch.long)
+        weight = self.model.get_output_embeddings().weight
+        return index, weight[index].detach().clone()
+
+    def _hidden(self, rows: list[list[int]], cache=None, offset: int = 0):
+        """The last hidden states of right-padded ``rows`` (after a cached prefix of ``offset`` tokens when
+        ``cache`` is given), the padded ids and the model's key/value cache."""
+        import torch
+
+        width = max(len(r) for r in rows)
+        ids = torch.zeros((len(rows), width), dtype=torch.long)
+        mask = torch.zeros((len(rows), offset + width), dtype=torch.long)
+        mask[:, :offset] = 1
+        for i, row in enumerate(rows):
+            ids[i, :len(row)] = torch.tensor(row)
+            mask[i, offset:offset + len(row)] = 1
+        out = self.model.model(input_ids=ids, attention_mask=mask, past_key_values=cache, use_cache=True)
+        return out.last_hidden_state, ids, out.past_key_values
+
+    def _logp(self, hidden, targets):
+        """log P(target) at each position of ``hidden`` (..., 640), normalised over the English pieces and
+        the target itself."""
+        import torch
+
+        index, weight = self.english
+        full = self.model.get_output_embeddings().weight
+        scores = hidden @ weight.T
+        lse = torch.logsumexp(scores.float(), dim=-1)
+        target = (hidden * full[targets]).sum(-1).float()
+        inside = torch.isin(targets, index)
+        return torch.where(inside, target - lse, target - torch.logaddexp(lse, target))
+
+    @staticmethod
+    def _batches(order: list[int], length, budget: int = MAX_BATCH_TOKENS):
+        start = 0
+        while start < len(order):
+            stop = start + 1
+            while stop < len(order) and (stop - start + 1) * length(order[stop]) <= budget:
+                stop += 1
+            yield order[start:stop]
+            start = stop
+
+    def token_logprobs(self, sequences: Sequence[Sequence[int]]) -> list[np.ndarray]:
+        """For each id sequence (beginning-of-text token first), each later token's log-probability."""
+        import torch
+
+        order = sorted(range(len(sequences)), key=lambda i: len(sequences[i]))
+        result: list[np.ndarray] = [np.zeros(0)] * len(sequences)
+        with self._lock, torch.inference_mode():
+            for members in self._batches(order, lambda i: len(sequences[i])):
+                batch = [list(sequences[i]) for i in members]
+                hidden, ids, _ = self._hidden(batch)
+                picked = self._logp(hidden[:, :-1], ids[:, 1:]).numpy()
+                for k, i in enumerate(members):
+                    result[i] = picked[k, :len(batch[k]) - 1].astype(np.float64)
+        return result
+
+    def sentence_logprobs(self, texts: Sequence[str]) -> list[float]:
+        """Summed token log-probabilities of each text (for pre-ranking candidates)."""
+        return [float(x.sum()) for x in self.token_logprobs([self.encode(t) for t in texts])]
+
+    def prime(self, ids: Sequence[int]) -> Primed:
+        """Run one original (ids from :meth:`encode`) once, keeping what its variants reuse."""
+        import torch
+
+        with self._lock, torch.inference_mode():
+            hidden, tids, cache = self._hidden([list(ids)])
+            lp = self._logp(hidden[0, :-1], tids[0, 1:]).numpy().astype(np.float64)
+        return Primed(list(ids), lp, hidden[0], cache)
+
+    def extend(self, primed: Primed, keep: int, tails: Sequence[Sequence[int]]) -> list[np.ndarray]:
+        """Log-probabilities of each tail's tokens after the original's first ``keep`` tokens
+        (``1 <= keep <= len(primed.ids)``): the tails share the original's cache cropped at ``keep``."""
+        import torch
+
+        result: list[np.ndarray] = [np.zeros(0)] * len(tails)
+        live = sorted((i for i, t in enumerate(tails) if len(t)), key=lambda i: len(tails[i]))
+        if not live:
+            return result
+        with self._lock, torch.inference_mode():
+            heads = self._logp(primed.rows[keep - 1].expand(len(live), -1),
+                               torch.tensor([tails[i][0] for i in live])).numpy()
+            first = dict(zip(live, heads.tolist()))
+            for members in self._batches(live, lambda i: len(tails[i]) + keep // 4):
+                batch = [list(tails[i]) for i in members]
+                inner = None
+                if max(len(b) for b in batch) > 1:
+                    cache = copy.deepcopy(primed.cache)
+                    cache.crop(keep - len(primed.ids))  # a negative count: tokens removed from the end
+                    if len(batch) > 1:
+                        cache.batch_repeat_interleave(len(batch))
+                    hidden, tids, _ = self._hidden(batch, cache=cache, offset=keep)
+                    inner = self._logp(hidden[:, :-1], tids[:, 1:]).numpy()
+                for k, i in enumerate(members):
+                    head = [first[i]]
+                    rest = inner[k, :len(batch[k]) - 1] if inner is not None else []
+                    result[i] = np.concatenate([head, rest]).astype(np.float64)
+        return result
+
+    def pair_logprobs(self, original: str, variants: Sequence[str], window: int | None = None,
+                      primed: Primed | None = None) -> tuple[np.ndarray, list[np.ndarray], list[tuple[int, int]]]:
+        """The original's token log-probabilities, each variant's, and for each variant where its tokens
+        first differ from the original's and where the original's comparable stretch ends (indexes into the
+        log-probability arrays: compare ``variant[split:]`` with ``original[split:end]``). With ``window``,
+        a variant is scored only up to ``window`` tokens past its last changed token, and the original's
+        stretch ends as many tokens past its own."""
+        primed = primed or self.prime(self.encode(original))
+        base = primed.ids
+        out: list[np.ndarray] = [np.zeros(0)] * len(variants)
+        splits: list[int] = []
+        ends: list[int] = []
+        groups: dict[int, list[int]] = {}
+        tails: dict[int, list[int]] = {}
+        for i, variant in enumerate(variants):
+            ids = self.encode(variant)
+            k = 0
+            while k < min(len(ids), len(base)) and ids[k] == base[k]:
+                k += 1
+            k = max(1, min(k, len(base)))
+            stop = len(ids)
+            if window is not None:
+                same = 0  # tokens shared at the end: the variant's change ends before them
+                while same < min(len(ids), len(base)) - k and ids[-1 - same] == base[-1 - same]:
+                    same += 1
+                stop = min(len(ids), len(ids) - same + window)
+                ends.append(min(len(base), len(base) - same + window) - 1)
+            else:
+                ends.append(len(base) - 1)
+            tails[i] = ids[k:stop]
+            splits.append(k)
+            groups.setdefault(k, []).append(i)
+        for k, members in groups.items():
+            scored = self.extend(primed, k, [tails[i] for i in members])
+            for i, tail in zip(members, scored):
+                out[i] = np.concatenate([primed.lp[:k - 1], tail])
+        return primed.lp, out, [(k - 1, end) for k, end in zip(splits, ends)]
+
+
+@functools.lru_cache(maxsize=1)
+def language_model() -> LanguageModel:
+    """The process-wide judge language model (loaded on first use, about 1.1 GB in float32)."""
+    return LanguageModel()
