@@ -92,7 +92,7 @@ def main() -> None:
     lines = [json.loads(x) for x in args.labels.read_text(encoding="utf-8").splitlines() if x.strip()]
     entries = rescored(antonym_lines(lines))
     chosen, table = best_drop(entries)
-    result = {"model": context_fit.judge_description("adjective").get("model"), "target": TARGET,
+    result = {"model": context_fit.language_model().signature, "target": TARGET,
               "labelled": len(entries), "intended": sum(e["label"] == INTENDED for e in entries),
               "auc": auc(entries), "antonym": chosen, "table": table}
     print(json.dumps(result, indent=1))
