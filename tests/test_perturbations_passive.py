@@ -346,3 +346,25 @@ def test_the_judge_refuses_a_passive_no_writer_would_produce():
     pairs = [("An office chair must withstand normal use.", "Normal use must be withstood by an office chair."),
              ("This mode lends you maximum control.", "You are lent maximum control by this mode.")]
     assert not any(judge.accepts(p) for p in judge.p_valid(pairs))
+
+
+#: the examples table's passives (perturbations/passive/examples.py, the grammar alone) that the judge refuses
+#: at its operating point, as measured: a change here is the judge's, and says which passive it now lets
+#: through or refuses
+JUDGE_REFUSES = frozenset(JUDGE_REFUSES_MEASURED)
+
+
+@pytest.mark.slow
+def test_the_judge_on_the_examples_table_refuses_exactly_the_measured_rows():
+    from perturbations.passive.examples import EXAMPLES
+
+    rows = [r for r in EXAMPLES if r.expected and set(r.options) == {"judged"}]
+    refused = set()
+    for row in rows:
+        result = PassiveVoice().apply(row.text, row.seed)
+        if result.variants:
+            assert tuple(v.text for v in result.variants) == row.expected  # the judge only keeps or refuses
+        else:
+            assert result.skipped.startswith("the judge does not accept the passive"), result.skipped
+            refused.add(row.text)
+    assert refused == JUDGE_REFUSES, sorted(refused)
