@@ -60,34 +60,6 @@ print(json.dumps({"ran": ran, "encoder_calls": calls,
                   "judge_files": sorted({p for p in opened if str(Path(p).resolve()).startswith(judge)})}))
 """
 
-#: every registered metric built and run on two pairs in a fresh interpreter; every file opened recorded
-METRIC_PROBE = r"""
-import json, sys
-from pathlib import Path
-
-opened = []
-sys.addaudithook(lambda event, args: opened.append(str(args[0])) if event == "open" and args and isinstance(args[0], (str, bytes, Path)) else None)
-
-from perturbations.judge.files import model_folder
-from rome.context.files import encoder_dir
-from rome.core.registry import available_metrics, build_metric
-
-hypotheses = ["The hotel offers free internet.", "She purchased a big house near the river."]
-references = ["Free internet is offered by the hotel.", "She bought a large house near the river."]
-ran = {}
-for name in available_metrics():
-    try:
-        metric = build_metric(name)
-        ran[name] = len(metric.score(hypotheses, references))
-    except Exception as exc:  # a metric needing a resource missing here: not run, said so
-        ran[name] = f"not run: {type(exc).__name__}"
-judge = str(model_folder().resolve())
-context = str(encoder_dir().resolve())
-print(json.dumps({"ran": ran,
-                  "judge_files": sorted({p for p in opened if str(Path(p).resolve()).startswith(judge)}),
-                  "context_files": sorted({p for p in opened if str(Path(p).resolve()).startswith(context)})}))
-"""
-
 
 def test_no_perturbation_loads_the_metrics_encoder():
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -102,16 +74,53 @@ def test_no_perturbation_loads_the_metrics_encoder():
     assert report["context_files"] == [], report  # MPNet's head judges no perturbation
 
 
+#: no module a metric is built from may read the perturbations' judge or its model (Gemma 3 270M)
+METRIC_SOURCES = ("rome/metric", "rome/training", "rome/core", "rome/context", "baselines")
+JUDGE_MARKS = ("perturbations.judge", "perturbations/judge", "gemma", "gguf")
+
+
+@pytest.mark.parametrize("folder", METRIC_SOURCES)
+def test_no_metric_source_reads_the_judge(folder):
+    hits = []
+    for path in sorted((ROOT / folder).rglob("*.py")):
+        text = path.read_text(encoding="utf-8").lower()
+        hits += [f"{path.relative_to(ROOT)}: {mark}" for mark in JUDGE_MARKS if mark in text]
+    assert hits == [], hits
+
+
+METRIC_PROBE = r"""
+import json, sys
+from pathlib import Path
+
+opened = []
+sys.addaudithook(lambda event, args: opened.append(str(args[0])) if event == "open" and args and isinstance(args[0], (str, bytes, Path)) else None)
+
+from rome.core.registry import available_metrics, build_metric
+from perturbations.judge.files import model_folder
+
+hyps = ["The band released a new album last year.", "She bought a large house near the river."]
+refs = ["The band put out a new record last year.", "She purchased a big house by the river."]
+ran = {}
+for name in available_metrics(include_variants=True):
+    try:
+        ran[name] = [float(x) for x in build_metric(name).score(hyps, refs)]
+    except Exception as exc:  # a metric that needs more than this machine offers is not run here
+        ran[name] = f"not run: {type(exc).__name__}"
+judge = str(model_folder().resolve())
+print(json.dumps({"ran": ran, "judge_loaded": "perturbations.judge.lm" in sys.modules,
+                  "judge_files": sorted({p for p in opened if str(Path(p).resolve()).startswith(judge)})}))
+"""
+
+
 def test_no_metric_loads_the_judges_model():
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     done = subprocess.run([sys.executable, "-c", METRIC_PROBE], cwd=ROOT, env=env, capture_output=True, text=True,
-                          timeout=1200, check=False)
+                          timeout=1800, check=False)
     assert done.returncode == 0, done.stderr[-3000:]
     report = json.loads(done.stdout.strip().splitlines()[-1])
-    scored = [name for name, n in report["ran"].items() if n == 2]
-    assert {"bleu", "bertscore", "rome", "gruen/likelihood"} <= set(scored), report["ran"]
-    assert report["context_files"], "GRUEN's context model was not loaded: the probe watched nothing"
-    assert report["judge_files"] == [], report
+    scored = [name for name, value in report["ran"].items() if isinstance(value, list)]
+    assert {"bleu", "chrf", "gruen/likelihood"} <= set(scored), report["ran"]
+    assert report["judge_loaded"] is False and report["judge_files"] == [], report
 
 
 def test_the_judged_kinds_record_the_judges_model_and_no_metric_shares_it():

@@ -120,6 +120,14 @@ def _count_tokens(lm, text: str) -> int:
     return len(lm.encode(text)) - 1
 
 
+def _needed(lm, base: list[int], variants: Sequence[str], window: int) -> int:
+    """How many of the original's tokens the variants' windows read (the rest of the sentence is not run)."""
+    from perturbations.judge.lm import change_span
+
+    ends = [change_span(base, lm.encode(v), window)[2] + 1 for v in variants]
+    return max([1, *ends])
+
+
 def compute(pairs: Sequence[tuple[str, str]], lm, lexical: bool = True, window: int | None = WINDOW) -> np.ndarray:
     """One row of features per (original, variant) pair: :data:`LEXICAL` or :data:`SENTENCE` columns.
 
@@ -135,7 +143,10 @@ def compute(pairs: Sequence[tuple[str, str]], lm, lexical: bool = True, window: 
     slot_lp: dict[tuple[int, int], float] = {}
     pattern = lm.pieces(PATTERN)
     for text, members in by_original.items():
-        primed = lm.prime(lm.encode(text))
+        ids = lm.encode(text)
+        if lexical and window is not None:  # a causal model: tokens past the last window need no pass
+            ids = ids[:_needed(lm, ids, [pairs[i][1] for i in members], window)]
+        primed = lm.prime(ids)
         original_lp, variant_lps, spans = lm.pair_logprobs(text, [pairs[i][1] for i in members],
                                                            window=window if lexical else None, primed=primed)
         patterns: dict[tuple[int, int], list[tuple[int, int, str]]] = {}  # (tokens kept, old end) -> wanted

@@ -190,7 +190,8 @@ class LanguageModel:
         a variant is scored only up to ``window`` tokens past its last changed token, and the original's
         stretch ends as many tokens past its own."""
         primed = primed or self.prime(self.encode(original))
-        base = primed.ids
+        full = self.encode(original)  # the primed ids may stop early: what is past them is never compared
+        base = full
         out: list[np.ndarray] = [np.zeros(0)] * len(variants)
         splits: list[int] = []
         ends: list[int] = []
@@ -198,19 +199,8 @@ class LanguageModel:
         tails: dict[int, list[int]] = {}
         for i, variant in enumerate(variants):
             ids = self.encode(variant)
-            k = 0
-            while k < min(len(ids), len(base)) and ids[k] == base[k]:
-                k += 1
-            k = max(1, min(k, len(base)))
-            stop = len(ids)
-            if window is not None:
-                same = 0  # tokens shared at the end: the variant's change ends before them
-                while same < min(len(ids), len(base)) - k and ids[-1 - same] == base[-1 - same]:
-                    same += 1
-                stop = min(len(ids), len(ids) - same + window)
-                ends.append(min(len(base), len(base) - same + window) - 1)
-            else:
-                ends.append(len(base) - 1)
+            k, stop, end = change_span(base, ids, window)
+            ends.append(end)
             tails[i] = ids[k:stop]
             splits.append(k)
             groups.setdefault(k, []).append(i)
@@ -219,6 +209,22 @@ class LanguageModel:
             for i, tail in zip(members, scored):
                 out[i] = np.concatenate([primed.lp[:k - 1], tail])
         return primed.lp, out, [(k - 1, end) for k, end in zip(splits, ends)]
+
+
+def change_span(base: Sequence[int], ids: Sequence[int], window: int | None) -> tuple[int, int, int]:
+    """For an original's ids and a variant's: the first token where they differ (at least 1), where the
+    variant's scored stretch stops and where the original's comparable stretch ends (an index into its
+    log-probabilities); without ``window`` both run to the end."""
+    k = 0
+    while k < min(len(ids), len(base)) and ids[k] == base[k]:
+        k += 1
+    k = max(1, min(k, len(base)))
+    if window is None:
+        return k, len(ids), len(base) - 1
+    same = 0  # tokens shared at the end: the change ends before them
+    while same < min(len(ids), len(base)) - k and ids[-1 - same] == base[-1 - same]:
+        same += 1
+    return k, min(len(ids), len(ids) - same + window), min(len(base), len(base) - same + window) - 1
 
 
 @functools.lru_cache(maxsize=1)

@@ -7,8 +7,8 @@ and the judged cards' development halves for TextFooler and the adjective swaps 
 passive's development lines, gold passives and card development halves (one *sentence* model). Each
 source is split by context or text, seeded, 70 % fit / 30 % held out, *before* anything is fitted. On the
 fit part: the feature scales, the logistic weights (scikit-learn, L2, seeded), and each kind's threshold,
-set on out-of-fold probabilities (5 grouped folds) as the lowest at which the accepted fit lines, and those
-of every higher threshold, are at least :data:`TARGET` valid. The held-out part is only measured.
+set on out-of-fold probabilities (5 grouped folds) as the lowest at which at least ten accepted fit lines
+are at least :data:`TARGET` valid. The held-out part is only measured.
 
 Feature rows are cached (``<model dir>/judge-features.json``, keyed by the model file's hash and the texts),
 so a second run takes seconds. Writes the weights to ``--out`` (default: the cache folder; the committed
@@ -18,6 +18,7 @@ so a second run takes seconds. Writes the weights to ``--out`` (default: the cac
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import random
 import sys
@@ -34,8 +35,15 @@ TARGET = 0.90
 HELD_OUT = 0.30
 FOLDS = 5
 C = 1.0
-MIN_ACCEPTED = 5
-COMMAND = "python -m perturbations.judge.train --seed {seed} --out perturbations/judge/weights.json"
+MIN_ACCEPTED = 10
+#: share of the SWORDS development passages read: scoring costs about a second per pair on a shared 2-core
+#: CPU, and half the passages (about 530 candidates) gave the fit its SWORDS evidence within the hour
+SWORDS_SHARE = 0.5
+#: share of the developer's TextFooler / adjective labels read (each is one sentence of its own, so each costs
+#: a full pass; the judged cards' development halves are all read)
+LABELS_SHARE = 0.6
+COMMAND = ("python -m perturbations.judge.train --seed {seed} --swords-share {share} --labels-share {labels} "
+           "--out perturbations/judge/weights.json")
 
 
 def split(examples: list[D.Example], seed: int) -> tuple[list[D.Example], list[D.Example]]:
@@ -52,9 +60,15 @@ def split(examples: list[D.Example], seed: int) -> tuple[list[D.Example], list[D
 
 
 class FeatureCache:
+    """Feature rows by model hash, window and texts: ``judge-features*.json`` in the model folder are all
+    read (several ``--features-only`` runs may fill shards side by side); rows are written to ``path``."""
+
     def __init__(self, path: Path) -> None:
         self.path = path
-        self.rows: dict[str, list[float]] = json.loads(path.read_text()) if path.is_file() else {}
+        self.rows: dict[str, list[float]] = {}
+        for shard in sorted(path.parent.glob("judge-features*.json")):
+            self.rows.update(json.loads(shard.read_text()))
+        self.mine: dict[str, list[float]] = json.loads(path.read_text()) if path.is_file() else {}
 
     @staticmethod
     def key(lexical: bool, text: str, variant: str) -> str:
@@ -73,7 +87,8 @@ class FeatureCache:
             rows = compute([(e.text, e.variant) for e in group], language_model(), lexical=lexical,
                            window=WINDOW if lexical else None)
             for e, row in zip(group, rows):
-                self.rows[self.key(lexical, e.text, e.variant)] = [float(x) for x in row]
+                key = self.key(lexical, e.text, e.variant)
+                self.rows[key] = self.mine[key] = [float(x) for x in row]
             done += len(group)
             if n % 20 == 0 or n == len(by_text):
                 self.save()
@@ -84,7 +99,7 @@ class FeatureCache:
     def save(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         tmp = self.path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(self.rows))
+        tmp.write_text(json.dumps(self.mine))
         tmp.replace(self.path)
 
 
@@ -116,18 +131,14 @@ def out_of_fold(X: np.ndarray, y: np.ndarray, groups: list[str], seed: int) -> n
 
 
 def operating_point(p: np.ndarray, y: np.ndarray, target: float = TARGET) -> float:
-    """The lowest threshold at which the accepted lines, and those of every higher threshold (from
-    :data:`MIN_ACCEPTED` accepted), are at least ``target`` valid; 1.0 when there is none."""
+    """The lowest threshold at which at least :data:`MIN_ACCEPTED` lines are accepted and the accepted lines
+    are at least ``target`` valid; 1.0 when there is none."""
     order = np.argsort(-p)
     best = 1.0
     hits = 0
     for n, i in enumerate(order, 1):
         hits += y[i]
-        if n < MIN_ACCEPTED:
-            continue
-        if hits / n < target:
-            break
-        if n == len(order) or p[order[n]] < p[i]:
+        if n >= MIN_ACCEPTED and hits / n >= target and (n == len(order) or p[order[n]] < p[i]):
             best = float(p[i])
     return best
 
@@ -160,21 +171,49 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--report", type=Path, default=None, help="also write the measurements here (JSON)")
     parser.add_argument("--threads", type=int, default=1,
                         help="torch threads for this command (default 1: threads spin on a shared CPU)")
+    parser.add_argument("--swords-share", type=float, default=SWORDS_SHARE,
+                        help=f"share of SWORDS passages used, chosen by seeded hash (default {SWORDS_SHARE})")
+    parser.add_argument("--labels-share", type=float, default=LABELS_SHARE,
+                        help=f"share of the developer's TextFooler/adjective labels used, by seeded hash of the text "
+                             f"(default {LABELS_SHARE})")
+    parser.add_argument("--features-only", choices=("lexical", "sentence"), default=None,
+                        help="only compute (and cache) one set's features, in a shard of its own; fit nothing")
+    parser.add_argument("--part", choices=("fit", "held", "all"), default="all", help="with --features-only")
+    parser.add_argument("--shard", default=None, help="with --features-only: J/K, the J-th of K slices by text")
     args = parser.parse_args(argv)
     import torch
 
     torch.set_num_threads(args.threads)
-    cache = FeatureCache(model_folder() / "judge-features.json")
-    sets = {"lexical": D.swords() + D.context_labels() + D.cards(("textfooler", "adjective")),
+    shard = f"-{args.features_only}-{args.part}" if args.features_only else ""
+    if args.features_only and args.shard:
+        shard += "-" + args.shard.replace("/", "of")
+    cache = FeatureCache(model_folder() / f"judge-features{shard}.json")
+    chosen_swords = [e for e in D.swords()
+                     if int(hashlib.sha256(f"{args.seed}:{e.group}".encode()).hexdigest(), 16) % 1000
+                     < args.swords_share * 1000]
+    chosen_labels = [e for e in D.context_labels()
+                     if int(hashlib.sha256(f"{args.seed}:{e.group}".encode()).hexdigest(), 16) % 1000
+                     < args.labels_share * 1000]
+    sets = {"lexical": chosen_swords + chosen_labels + D.cards(("textfooler", "adjective")),
             "sentence": D.passive() + D.cards(("passive",))}
     weights: dict = {"gguf_sha256": GGUF_SHA256, "window": WINDOW, "seed": args.seed, "target": TARGET,
-                     "command": COMMAND.format(seed=args.seed), "models": {}, "kinds": {}}
+                     "swords_share": args.swords_share, "labels_share": args.labels_share,
+                     "command": COMMAND.format(seed=args.seed, share=args.swords_share, labels=args.labels_share), "models": {}, "kinds": {}}
     report: dict = {}
     for name, examples in sets.items():
         lexical = name == "lexical"
         names = LEXICAL if lexical else SENTENCE
         fit, held = split(examples, args.seed)
         print(f"{name}: {len(fit)} fit / {len(held)} held-out pairs", file=sys.stderr)
+        if args.features_only:
+            if name == args.features_only:
+                chosen = {"fit": fit, "held": held, "all": fit + held}[args.part]
+                chosen = sorted(chosen, key=lambda e: e.source != "swords")  # the held-out measure's data first
+                if args.shard:
+                    j, k = (int(x) for x in args.shard.split("/"))
+                    chosen = [e for e in chosen if int(hashlib.sha256(e.text.encode()).hexdigest(), 16) % k == j]
+                cache.features(chosen, lexical)
+            continue
         Xf, Xh = cache.features(fit, lexical), cache.features(held, lexical)
         yf = np.array([e.valid for e in fit], dtype=int)
         yh = np.array([e.valid for e in held], dtype=int)
@@ -199,6 +238,8 @@ def main(argv: list[str] | None = None) -> int:
                 if pick.sum():
                     rows[source] = measure(ph[pick], yh[pick], threshold)
             report[name][kind] = {"threshold": threshold, "held_out": rows}
+    if args.features_only:
+        return 0
     text = json.dumps(weights, indent=1) + "\n"
     out = args.out or model_folder() / "judge-weights.json"
     out.parent.mkdir(parents=True, exist_ok=True)
