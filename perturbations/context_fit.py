@@ -18,6 +18,7 @@ log-probability says whether it still reads as English), and :class:`ContentCand
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 from perturbations.base import Edit
@@ -41,17 +42,29 @@ MIN_SENSE_SHARE = 0.3
 JUDGED_PER_WORD = 3
 
 
+@functools.cache
+def _judges() -> dict:
+    """Every kind's judge, built before the language model's module is imported: ``perturbations.judge``
+    reads its weights through ``importlib.resources.files``, a name its submodule ``files`` replaces once
+    imported."""
+    from perturbations.judge import KINDS, get_judge
+
+    return {kind: get_judge(kind) for kind in KINDS}
+
+
 def get_kind_judge(kind: str):
     """The perturbations' judge of ``kind`` (process-wide, loaded once)."""
     from perturbations.judge import get_judge
 
+    _judges()
     return get_judge(kind)
 
 
 def language_model():
-    """The judge's causal language model (sentence log-probabilities, the cheap pre-ranking)."""
+    """The judge's causal language model (sentence log-probabilities for the antonym's bound)."""
     from perturbations.judge import language_model as lm
 
+    _judges()
     return lm()
 
 

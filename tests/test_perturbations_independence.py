@@ -37,7 +37,6 @@ def recording_load(self):
     return original_load(self)
 encoder.Encoder._load = recording_load
 
-from perturbations.judge.files import model_folder
 from perturbations.registry import available_perturbations, build_perturbation
 from rome.context.files import encoder_dir
 
@@ -51,6 +50,8 @@ for kind in available_perturbations():
         ran[kind] = f"not built: {type(exc).__name__}"
         continue
     ran[kind] = sum(len(perturbation.apply(t, seed).variants) for t in texts for seed in (0, 1))
+from perturbations.judge.files import model_folder
+
 metric = str(encoder.embedded_model_path().resolve())
 context = str(encoder_dir().resolve())
 judge = str(model_folder().resolve())

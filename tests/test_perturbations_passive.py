@@ -349,9 +349,12 @@ def test_the_judge_refuses_a_passive_no_writer_would_produce():
 
 
 #: the examples table's passives (perturbations/passive/examples.py, the grammar alone) that the judge refuses
-#: at its operating point, as measured: a change here is the judge's, and says which passive it now lets
-#: through or refuses
-JUDGE_REFUSES = frozenset(JUDGE_REFUSES_MEASURED)
+#: at its operating point, as measured, and those where it keeps only some clauses: a change here is the
+#: judge's, and says which passive it now lets through or refuses
+JUDGE_REFUSES = frozenset({"Beethoven composed nine symphonies.", "The hotel offers free internet.",
+                           "My wife and I bought the house.", "Microsoft acquired LinkedIn in 2016."})
+JUDGE_KEEPS_PART = {"Although critics disliked the film, audiences loved it.":
+                    "Although the film was disliked by critics, audiences loved it."}
 
 
 @pytest.mark.slow
@@ -363,7 +366,8 @@ def test_the_judge_on_the_examples_table_refuses_exactly_the_measured_rows():
     for row in rows:
         result = PassiveVoice().apply(row.text, row.seed)
         if result.variants:
-            assert tuple(v.text for v in result.variants) == row.expected  # the judge only keeps or refuses
+            (variant,) = result.variants
+            assert variant.text == JUDGE_KEEPS_PART.get(row.text, row.expected[0])  # the judge keeps or refuses
         else:
             assert result.skipped.startswith("the judge does not accept the passive"), result.skipped
             refused.add(row.text)

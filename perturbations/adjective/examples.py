@@ -9,13 +9,14 @@ from perturbations.recipe import changes, skips
 
 EXAMPLES = (
     changes("It is a cheap restaurant.", "It is an expensive restaurant.",
-            why="the article follows the word; 'inexpensive' is less probable in the slot than MIN_LOGP"),
+            why="the article follows the word; the judge does not accept 'inexpensive' (as measured)"),
     changes("The living room is large.", "The living room is small.",
-            why="'big' refused by the context judges at the current thresholds (their cost)"),
-    changes("This is the biggest hotel in town.", "This is the largest hotel in town.",
-            why="the superlative kept by lemminflect; no antonym fits"),
-    skips("They serve good food.", "'bad' refused by the context judges at the current thresholds (their cost)"),
-    skips("The soup was hot.", "'cold' refused by the context judges at the current thresholds (their cost)"),
+            why="the judge does not accept 'big' here (as measured): its cost"),
+    skips("This is the biggest hotel in town.", "the judge does not accept 'largest' (as measured): its cost; "
+                                                "no antonym fits"),
+    changes("They serve good food.", "They serve bad food.",
+            why="the antonym within the fluency bound (log-probability -5.5 of -6.5); no synonym accepted"),
+    changes("The soup was hot.", "The soup was cold.", why="the antonym reads as well as the original"),
     skips("The Red Victorian is a hotel.", "adjectives of names are kept"),
     skips("Special forces entered the single market.", "collocation and a restrictive adjective; issue"),
     skips("He is the favourite.", "a noun in disguise; issue"),
