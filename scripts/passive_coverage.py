@@ -7,8 +7,8 @@ Each ``--data`` (a shipped corpus or a JSONL of ``{"id", "reference", "original"
 --data`` reads it) is walked as the ``passive_form`` suite walks it when it builds its cases: its pairs in
 the suite's seeded order, each batch parsed at once, ``apply`` with the suite's per-text generator; each
 distinct original counts once, up to ``--texts`` of them. The seconds are the case-building cost of that
-walk with the default passive (grammar, then the context model's judgement of the clauses it allows),
-from a cold start after the models are loaded. ``--grammar`` also runs the grammar alone (no judgement),
+walk with the default passive (grammar, then the judge's decision on the clauses it allows), from a
+cold start after the models are loaded. ``--grammar`` also runs the grammar alone (no judgement),
 so the judge's share of the refusals is seen. Prints one Markdown row per data set.
 """
 
