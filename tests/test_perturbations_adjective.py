@@ -17,14 +17,12 @@ from suites.harness.strategies import seeds, shipped_sentences
 pytestmark = pytest.mark.slow  # every row runs the judge
 
 # input -> (synonym variant or None, antonym variant or None); more rows in perturbations/adjective/examples.py
-TABLE = [
-    # "inexpensive" and "big" are less probable in these slots than MIN_LOGP
+TABLE = [  # as measured with the judge at its operating point: it accepts none of these synonyms
     ("X is a cheap restaurant near Y.", None, "X is an expensive restaurant near Y."),
     ("The rooms are large.", None, "The rooms are small."),
-    ("X is a large restaurant .", "X is a big restaurant .", "X is a small restaurant ."),
-    # valid antonyms that ANTONYM_DELTA (1.5, set on the development labels) refuses: its cost in coverage
-    ("It has an expensive menu.", None, None),
-    ("The service is fast.", None, None),
+    ("X is a large restaurant .", None, "X is a small restaurant ."),  # "big" refused here, accepted in news text
+    ("It has an expensive menu.", None, "It has a cheap menu."),
+    ("The service is fast.", None, "The service is slow."),
     ("The red car is fast.", None, "The red car is slow."),  # colours are not swapped
     ("The weather is wet.", None, "The weather is dry."),
     ("Cheap food here.", None, "Expensive food here."),
@@ -122,7 +120,7 @@ NAME_TABLE = [
     ("The big 4 restaurant is expensive .", False, "expensive"),
     ("There is a large hotel near little italy .", False, "large"),  # the first adjective is one
     ("There is no hotel in little italy .", False, None),  # the only adjective is part of a name
-    ("X is a large restaurant .", True, "large"),
+    ("X is a large restaurant .", True, None),  # the judge accepts no synonym of "large" here: none has both
 ]
 
 
