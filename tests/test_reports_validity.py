@@ -139,10 +139,21 @@ def test_every_shipped_suite_has_a_current_card_of_60_on_every_shipped_corpus():
     rows = shipped_validity()
     assert len({card for _, _, card, _ in rows}) >= 9  # eight kinds, typos as two slips
     for corpus, suite, card, status in rows:
+        if status.state == UNMEASURED and _gives_no_variant(suite, corpus):
+            continue  # nothing to judge: the corpus gives this kind no variant (optional_that on webnlg)
         assert status.state == CURRENT, (f"{suite} on {corpus}: card {card} is {status.state} "
                                          f"({status.to_judge} to judge): judge them (docs/validity.md)")
         # 60 judged variants, or every variant the corpus has (a precision-first perturbation may find fewer)
         assert status.n >= 60 or status.exhausted, f"{suite} on {corpus}: {status.expectation} n={status.n}"
+
+
+def _gives_no_variant(suite_name: str, corpus: str) -> bool:
+    """Whether a card's draw over the whole corpus finds no variant at all (a card cannot be drawn there)."""
+    from suites.harness.validity import Draw, match_card
+
+    suite = load_suite(suite_name).configured(data=corpus)
+    match = match_card(suite, draws=[Draw(suite_name, 2026, 60, False)])
+    return all(s.n == 0 and s.to_judge == 0 for s in match.statuses.values())
 
 
 def test_a_row_never_borrows_another_corpus_card(tmp_path):
