@@ -28,7 +28,7 @@ import numpy as np
 from reports import plots
 from reports.stats import coefficient, holm, mcnemar_exact, wilson_interval
 from reports.tables import Table, fmt, provenance, write_all
-from reports.validity import INFORMATIVE, JUDGED_MIN_N, UNMEASURED, CardStatus
+from reports.validity import INFORMATIVE, JUDGED_MIN_N, UNMEASURED, VALIDITY_MIN_N, CardStatus
 from rome.core.errors import InputError
 from rome.core.jsonl import load_json_file, read_jsonl
 from rome.core.paths import output_dir
@@ -64,6 +64,11 @@ class SuiteOutput:
         """The output folder's name: what tells two runs of one suite on one corpus apart."""
         return self.path.name
 
+    @property
+    def applicable(self) -> bool:
+        """False when the perturbation changed none of the texts tried (the summary says so, with no check)."""
+        return self.summary.get("applicable") is not False
+
 
 @dataclass
 class RobustnessReport:
@@ -71,6 +76,8 @@ class RobustnessReport:
     suites: list[SuiteOutput]
     annotations: dict[str, dict[str, float]] = field(default_factory=dict)
     annotation_source: str = ""
+    #: suites whose perturbation changed none of the texts tried (``rome suite`` exit 3): no row, one note each
+    not_applicable: list[SuiteOutput] = field(default_factory=list)
 
     @property
     def metrics(self) -> list[str]:
@@ -95,7 +102,8 @@ class RobustnessReport:
         """The same report restricted to the suites run on ``corpus``."""
         from dataclasses import replace
 
-        return replace(self, suites=[s for s in self.suites if s.corpus == corpus])
+        return replace(self, suites=[s for s in self.suites if s.corpus == corpus],
+                       not_applicable=[s for s in self.not_applicable if s.corpus == corpus])
 
 
 def _is_number(value: Any) -> bool:
@@ -114,7 +122,7 @@ _KINDS = {
 }
 _SUMMARY = {"suite": "text", "corpus": "text", "signatures": "object", "checks": "object", "coverage": "object",
             "validity": "object", "perturbation": "object", "data": "object", "check_expectations": "object",
-            "trained_on_families": "object", "judged": "object"}
+            "trained_on_families": "object", "judged": "object", "applicable": "flag", "code": "text"}
 _STATS = {"pass_rate": "rate", "n": "count", "passes": "count", "median_change": "number", "median_delta": "number",
           "mean_delta": "number", "worst_delta": "number", "unit": "text", "requirement": "text", "passed": "flag"}
 _COVERAGE = {"changed_share": "rate", "texts_tried": "count", "distinct_edits": "count", "top_edit_share": "rate"}
@@ -245,7 +253,9 @@ def load_annotations(path: Path) -> dict[str, dict[str, float]]:
 
 
 def build_report(source: Path, suites: list[str] | None = None, annotations: Path | None = None) -> RobustnessReport:
-    report = RobustnessReport(Path(source), load_suites(Path(source), suites))
+    loaded = load_suites(Path(source), suites)
+    report = RobustnessReport(Path(source), [s for s in loaded if s.applicable],
+                              not_applicable=[s for s in loaded if not s.applicable])
     if annotations is not None:
         report.annotations = load_annotations(annotations)
         report.annotation_source = str(annotations)
@@ -341,6 +351,8 @@ def provenance_notes(report: RobustnessReport) -> list[str]:
         for metric, sig in suite.summary.get("signatures", {}).items():
             signatures[metric].add(str(sig))
     notes += [f"Signature {m}: {' / '.join(sorted(s))}" for m, s in signatures.items()]
+    notes += [f"Not applicable: {s.name} on {s.corpus} (the perturbation changed none of the "
+              f"{(s.summary.get('coverage') or {}).get('texts_tried', '?')} texts tried)" for s in report.not_applicable]
     notes.append(f"Produced by rome report robustness, {provenance()}")
     return notes
 
@@ -517,16 +529,14 @@ def checks_table(report: RobustnessReport) -> Table:
              "metric's own units; TER is lower-is-better); a difference between two cells is a finding only with "
              "a paired test (`rome report robustness --compare A B`)",
              *(f"Unit {UNIT_NOTES.get(u, u)}" for u in sorted(_units_used(report))),
-             f"Validity: share of the perturbation's variants a careful reader judged to do what the check "
-             f"expects, among the card's lines the code still draws (validity card, Wilson 95 % interval, n; "
-             f"`rome validity`); below {INFORMATIVE:.2f} the row on all cases is **uninformative**: failures there "
-             "say more about the perturbation than about the metrics; STALE: the code draws card lines no reader "
-             "judged yet (to judge next), the figure is over the judged ones; UNMEASURED: no card for this corpus "
-             "(a row never borrows another corpus's card); \"estimated\": the perturbation's own mean estimate of "
-             "its variants' validity, not a reader's judgement",
-             f"Rows \"CHECK{JUDGED_SUFFIX}\": the same check (same unit, same calibration) on the card's lines a "
-             "reader judged valid (invariant) or intended (decrease) that the code still draws, each scored against "
-             "its own reference. **Which figure answers \"is this metric robust to this change?\"**: the judged "
+             f"Validity: share of the row's cases a careful reader judged to do what the check expects, among "
+             f"those judged (the row's cases matched to its validity card: Wilson 95 % interval, n judged of the "
+             f"row's cases; `rome validity`); below {INFORMATIVE:.2f} (with at least {VALIDITY_MIN_N} judged) the "
+             "row on all cases is **uninformative**: failures there say more about the perturbation than about the "
+             "metrics; UNMEASURED: none of the row's cases is judged (a row never borrows another corpus's card); "
+             "\"estimated\": the perturbation's own mean estimate of its variants' validity, not a reader's judgement",
+             f"Rows \"CHECK{JUDGED_SUFFIX}\": the same check (same unit, same calibration) on the row's cases a "
+             "reader judged valid (invariant) or intended (decrease), each scored against its own reference. **Which figure answers \"is this metric robust to this change?\"**: the judged "
              f"row when its n >= {JUDGED_MIN_N}, whatever the kind's validity; else the row on all cases when its "
              f"validity is >= {INFORMATIVE:.2f}; else neither (judge more lines: `rome validity --draw`)",
              "Coverage: share of the corpus's texts tried that the perturbation changed, distinct edits among the "

@@ -12,12 +12,12 @@ import functools
 import html
 import io
 import math
-import subprocess
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from importlib import metadata
 from pathlib import Path
+
+from rome.core.version import code_version
 
 
 @dataclass
@@ -34,39 +34,6 @@ def fmt(value: float | None, digits: int = 2) -> str:
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "–"
     return f"{value:.{digits}f}"
-
-
-def _git(root: Path, *args: str) -> str:
-    try:
-        return subprocess.run(["git", *args], cwd=root, capture_output=True, text=True, timeout=10).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        return ""
-
-
-def source_commit(root: Path | None = None) -> str | None:
-    """``<hash>[+dirty]`` when the project's code runs from a git checkout of it (``root``, default: the folder
-    holding the ``reports`` package, is the checkout's top), else ``None``: an installed package sits in
-    site-packages, which may lie inside some other repository whose commit says nothing about this code."""
-    root = (root or Path(__file__).resolve().parents[1]).resolve()
-    top = _git(root, "rev-parse", "--show-toplevel")
-    if not top or Path(top).resolve() != root:
-        return None
-    commit = _git(root, "rev-parse", "--short", "HEAD")
-    if not commit:
-        return None
-    dirty = _git(root, "status", "--porcelain", "--untracked-files=no")
-    return commit + ("+dirty" if dirty else "")
-
-
-def code_version() -> str:
-    """``commit <hash>[+dirty]`` in a source checkout, else ``rome-harness <installed version>``."""
-    commit = source_commit()
-    if commit:
-        return f"commit {commit}"
-    try:
-        return f"rome-harness {metadata.version('rome-harness')}"
-    except metadata.PackageNotFoundError:
-        return "rome-harness (version unknown)"
 
 
 @functools.lru_cache(maxsize=1)

@@ -25,6 +25,7 @@ from suites.harness.validity import (  # noqa: F401  (re-exported: the cards' AP
     RUBRIC,
     STALE,
     UNMEASURED,
+    VALIDITY_MIN_N,
     CardStatus,
     Draw,
     card_path,

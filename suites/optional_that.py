@@ -11,7 +11,7 @@ SUITE = Suite(
     description='A human paraphrase with the optional "that" of a complement clause dropped or inserted.',
     data=CorpusSource("dialogue"),  # any shipped corpus or JSONL with --data (rome suite --list-corpora)
     n=200,
-    seed=0,
+    seed=2026,
     perturbation=Perturb("optional_that"),
     metrics=ALL,
     checks=[Invariant(tolerance=0.1, min_pass_rate=0.8)],

@@ -11,7 +11,7 @@ SUITE = Suite(
     description="A human paraphrase respelt in the other variety of English (British <-> American).",
     data=CorpusSource("dialogue"),  # any shipped corpus or JSONL with --data (rome suite --list-corpora)
     n=200,
-    seed=0,
+    seed=2026,
     perturbation=Perturb("spelling"),
     metrics=ALL,
     checks=[Invariant(tolerance=0.1, min_pass_rate=0.8)],

@@ -22,7 +22,7 @@ def typo_suite(slip: str) -> Suite:
         description=f"One typo in a human paraphrase: {SLIP_EXAMPLES[slip]}.",
         data=CorpusSource("dialogue"),  # any shipped corpus or JSONL with --data (rome suite --list-corpora)
         n=200,
-        seed=0,
+        seed=2026,
         perturbation=Perturb("typos", {"slip": slip}),
         metrics=ALL,
         checks=[

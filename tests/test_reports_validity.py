@@ -86,19 +86,6 @@ def test_a_card_counts_the_judged_lines_the_code_still_draws_and_names_the_rest(
     assert [line["variant"] for line in match.unjudged(suite)] == [drawn[k]["variant"] for k in (3, 4, 5)]
 
 
-def test_old_format_lines_are_read_and_their_fingerprint_ignored(tmp_path):
-    """Cards in the format before judged text (a ``fingerprint``, no draw size) still count: their size is
-    their count per (suite, seed), and the fingerprint says nothing."""
-    cards = tmp_path / "cards"
-    suite = load_suite("repetition").configured(data="dialogue")
-    lines = _judged_repetition(cards)
-    old = [{**{k: v for k, v in line.items() if k not in ("n", "per_expectation", "rubric")}, "label": "intended",
-            "fingerprint": "{}|src:0123456789abcdef"} for line in lines]
-    write_card(old, cards / "dialogue" / "repetition.jsonl")
-    status = match_card(suite, [cards], cache=None).statuses["decrease"]
-    assert (status.state, status.n, status.to_judge) == (CURRENT, 20, 0)
-
-
 def test_cards_are_validated(tmp_path):
     path = write_card([card_line("valid")], tmp_path / "bad.jsonl")  # "valid" is an invariant label
     with pytest.raises(InputError, match="not one of intended"):

@@ -9,9 +9,9 @@ from pathlib import Path
 
 from reports.annotate.judgements import default_card_out
 from reports.cli import main
-from reports.tables import code_version, source_commit
 from reports.validity import default_cards_dir
 from rome.core.paths import inside_package, output_dir, package_dirs, writable_default
+from rome.core.version import code_version, source_commit
 
 
 def _listing(folder: Path) -> dict[str, tuple[int, int]]:
@@ -65,7 +65,7 @@ def test_a_commit_is_stamped_only_for_the_top_of_a_git_checkout(tmp_path):
 
 
 def test_outside_a_checkout_the_package_version_is_stamped(monkeypatch):
-    import reports.tables as tables
+    import rome.core.version as version
 
-    monkeypatch.setattr(tables, "source_commit", lambda root=None: None)
+    monkeypatch.setattr(version, "source_commit", lambda root=None: None)
     assert code_version().startswith("rome-harness ") and "commit" not in code_version()

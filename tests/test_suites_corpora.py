@@ -17,7 +17,8 @@ from rome.core.cache import ScoreCache
 from rome.core.errors import InputError
 from rome.data.corpora import CORPORA
 from suites.harness import CorpusSource, Invariant, JsonlPairs, Suite
-from suites.harness.runner import SuiteRun, build_cases, coverage, open_run
+from suites.harness.cases import build_cases, coverage
+from suites.harness.runner import SuiteRun, open_run
 
 ROOT = Path(__file__).resolve().parents[1]
 

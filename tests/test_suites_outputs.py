@@ -209,3 +209,25 @@ def test_trained_on_families_come_from_the_metrics_that_say_so():
     assert set(families) == {"rome", "rome/emd_std"}  # BLEU has no such method
     assert families["rome"] == sorted(built["rome"].trained_on_families()) and families["rome"]
     assert families["rome/emd_std"] == []  # an untrained variant
+
+
+def test_a_suite_that_changes_no_text_is_not_applicable_exit_3_and_reported(tmp_path, capsys, monkeypatch):
+    """A perturbation that changes none of the texts (contractions on texts with nothing to contract or expand)
+    is not an error of the input nor a metric's failure: ``rome suite`` records it and exits 3, the robustness
+    report lists it as not applicable, and the main job goes on (scripts/main_job.sh)."""
+    monkeypatch.setenv("ROME_CACHE_DIR", str(tmp_path / "cache"))
+    data = tmp_path / "plain.jsonl"
+    data.write_text("".join(json.dumps({"id": str(i), "reference": text, "original": text}) + "\n"
+                            for i, text in enumerate(["Red apples grow here.", "Blue skies.", "The cat sat."])))
+    out = tmp_path / "out" / "contractions--plain"
+    code = main(["suite", "contractions", "--data", str(data), "--metric", "bleu", "--out", str(out)])
+    captured = capsys.readouterr()
+    assert code == 3, captured.err
+    assert "not applicable" in captured.err and "none of the 3 texts" in captured.err
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["applicable"] is False and summary["checks"] == {} and summary["coverage"]["texts_tried"] == 3
+    assert "Not applicable" in (out / "summary.md").read_text()
+    assert main(["report", "robustness", "--from", str(tmp_path / "out"), "--out", str(tmp_path / "table")]) == 0
+    table = tmp_path / "table" / "robustness.md"
+    assert "Not applicable: contractions on plain (the perturbation changed none of the 3 texts tried)" in \
+        table.read_text()

@@ -1,7 +1,8 @@
 """``rome suite NAME [--data CORPUS|FILE] [--seed S] [--n N]``: run a suite outside pytest, print its summary.
 
 Same run (:func:`suites.harness.runner.open_run`), cache and outputs as ``pytest suites/NAME.py``;
-the exit code is 1 when a check fails (as pytest's), so it can gate a CI job. ``--data`` runs the
+the exit code is 1 when a check fails (as pytest's), so it can gate a CI job, and 3 when the suite does not
+apply to the texts (its perturbation changed none of them: recorded in the output folder's summary). ``--data`` runs the
 suite on a shipped corpus (``rome suite --list-corpora``) or the user's JSONL of
 ``{"id", "reference", "original"}`` lines instead of its declared texts. The summary says whether the
 perturbation's validity on those texts is measured (a current card), STALE or UNMEASURED, how to judge
@@ -15,11 +16,14 @@ import argparse
 import sys
 from pathlib import Path
 
-from rome.core.errors import InputError
+from rome.core.errors import NOT_APPLICABLE_EXIT, InputError, NotApplicableError
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("suite", help="run a robustness suite (suites/NAME.py) and print its summary")
+    p = sub.add_parser("suite", help="run a robustness suite (suites/NAME.py) and print its summary",
+                       epilog="exit status: 0 every check passed; 1 a check failed (a finding, in the summary); "
+                              "2 bad input; 3 the suite does not apply to the texts (its perturbation changed none "
+                              "of them; recorded in the summary)")
     p.add_argument("name", nargs="?", help="suite name (e.g. passive_form; textfooler names text_transformation) "
                                           "or path to a suite file")
     p.add_argument("--metric", action="append", default=None,
@@ -61,7 +65,14 @@ def run(args: argparse.Namespace) -> int:
     if args.n is not None and args.n < 1:
         raise InputError("--n must be at least 1")
     from rome.core.files import output_folder
-    from suites.harness.outputs import SUITE_FILES, reports_out_dir, summary, summary_markdown, write_outputs
+    from suites.harness.outputs import (
+        SUITE_FILES,
+        reports_out_dir,
+        summary,
+        summary_markdown,
+        write_not_applicable,
+        write_outputs,
+    )
     from suites.harness.runner import open_run, score_metric
 
     suite_run = open_run(args.name, data=args.data, n=args.n, seed=args.seed, metrics=args.metric,
@@ -69,7 +80,14 @@ def run(args: argparse.Namespace) -> int:
     out = args.out if args.out is not None else reports_out_dir(suite_run.suite)
     data_file = [("the --data file", Path(args.data))] if args.data is not None and Path(args.data).exists() else []
     # the folder is checked and locked before any scoring, and written only when the run ends
-    with output_folder(out, names=SUITE_FILES, inputs=data_file):
+    with output_folder(out, names=SUITE_FILES, inputs=data_file) as folder:
+        try:
+            suite_run.cases  # noqa: B018  (builds the cases: a suite that changes no text stops here)
+        except NotApplicableError as exc:
+            data = write_not_applicable(suite_run, exc, folder)
+            print(summary_markdown(data), end="")
+            print(f"rome suite: not applicable: {exc} (recorded in {out}; exit {NOT_APPLICABLE_EXIT})", file=sys.stderr)
+            return NOT_APPLICABLE_EXIT
         only = len(suite_run.metric_names) == 1  # one metric asked for: missing is an error, not a left-out column
         for metric in suite_run.metric_names:
             print(f"scoring {metric} ...", file=sys.stderr)

@@ -18,9 +18,6 @@ from pathlib import Path
 from rome.core.errors import InputError
 from rome.core.files import check_output
 
-#: the seed of a fresh sample where no card gives one
-DEFAULT_SEED = 2026
-
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     from reports.validity import CARD_SIZE
@@ -41,7 +38,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--per-expectation", action="store_true",
                    help="--draw: the first N variants of each expectation (e.g. adjective synonyms and antonyms)")
     p.add_argument("--seed", type=int, default=None,
-                   help=f"--draw: seed of a fresh sample (default {DEFAULT_SEED} where the corpus has no card)")
+                   help="--draw: seed of a fresh sample (default: the suite's own, so the card holds the first cases "
+                        "of the suite's default run)")
     p.add_argument("--out", type=Path, default=None,
                    help="where --draw writes (default: <corpus>/<card>.todo.jsonl under --cards when given, "
                         "else under ROME_OUT/cards or ./rome-out/cards)")
@@ -85,11 +83,11 @@ def run(args: argparse.Namespace) -> int:
             check_output(args.out, CARD_OUTPUT, inputs=inputs, flag="--out", replace=args.force,
                          exists_hint=REDRAW_HINT)
         fresh = args.n is not None or args.seed is not None or args.per_expectation
-        draws = [Draw(suite.name, DEFAULT_SEED if args.seed is None else args.seed, args.n or CARD_SIZE,
+        draws = [Draw(suite.name, suite.seed if args.seed is None else args.seed, args.n or CARD_SIZE,
                       args.per_expectation)] if fresh else None
         match = match_card(suite, folders, draws)
         if draws is None and not match.drawn:  # no card on this corpus: a fresh sample
-            match = match_card(suite, folders, [Draw(suite.name, DEFAULT_SEED, CARD_SIZE, False)])
+            match = match_card(suite, folders, [Draw(suite.name, suite.seed, CARD_SIZE, False)])
         lines = match.unjudged(suite)
         if not lines:
             if not match.drawn:

@@ -3,7 +3,7 @@
     python scripts/research/bench_perturbations.py --kind textfooler --data news --texts 3000
     python scripts/research/bench_perturbations.py --kind adjective --data ../shared/data/wmt21/wmt21_pairs.jsonl
 
-Builds the cases the way a suite does (:func:`suites.harness.runner.build_cases`: the data's seeded
+Builds the cases the way a suite does (:func:`suites.harness.cases.build_cases`: the data's seeded
 order, batched parsing, one seeded generator per text) over the first ``--texts`` pairs of ``--data``
 (a shipped corpus or a JSONL of reference/original pairs; a corpus with fewer pairs is read whole), with
 no cap on cases, so every text is perturbed once. It runs twice against one case cache (``--cache``, a
@@ -65,8 +65,8 @@ def main() -> None:
     from rome.core.cache import ScoreCache
     from rome.core.errors import InputError
     from suites.harness import Invariant, Perturb, Suite
+    from suites.harness.cases import build_cases, coverage, edit_key
     from suites.harness.data import resolve_data
-    from suites.harness.runner import build_cases, coverage, edit_key
 
     try:
         data = FirstTexts(resolve_data(args.data), args.texts)

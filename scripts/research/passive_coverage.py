@@ -21,7 +21,7 @@ from collections import Counter
 
 from perturbations.base import text_rng
 from perturbations.passive import PassiveVoice
-from suites.harness.runner import _warmed
+from suites.harness.cases import _warmed
 from suites.harness.spec import load_suite
 
 SUITE = "passive_form"

@@ -16,11 +16,11 @@ Files (the reports layer reads them):
   checks: {metric: {check: {pass_rate, n, passes, mean_delta, median_delta, worst_delta, unit, unit_size,
   median_change, passed, requirement}}}, calibration: {metric: {control_drop, spread, ...}},
   check_expectations: {check: expectation}, corpus, sample: {n, seed}, coverage: {...}
-  (:func:`suites.harness.runner.coverage`), validity: {card, corpus, states, judge}`` (the validity card
-  judging this perturbation on this corpus, :func:`suites.harness.validity.validity_record`: each
-  expectation's state, ``current``, ``STALE`` or ``UNMEASURED``, with the validity among the judged lines
-  the code still draws, the lines left to judge, the perturbation's own estimate where it gives one, and
-  the commands that judge a card where none is current), ``judged: {metric: {check: {n, passes, pass_rate,
+  (:func:`suites.harness.cases.coverage`), validity: {card, corpus, states, judge}`` (the validity card
+  judging this perturbation on this corpus, :func:`suites.harness.validity.validity_record`: per
+  expectation, how many of the run's own cases a reader judged (``current``) or none (``UNMEASURED``), the
+  validity among them, the cases left to judge, the perturbation's own estimate where it gives one, and the
+  commands that judge the rest), ``code`` (the code version the run ran at), ``judged: {metric: {check: {n, passes, pass_rate,
   interval, passed, median_change, ..., informative, outcomes}}}`` (each case check on the cases a reader
   judged valid or intended, :meth:`suites.harness.runner.SuiteRun.judged_result`) and
   ``trained_on_families: {metric: [kind, ...]}`` for learned metrics that say what damage they
@@ -44,9 +44,12 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from rome.core.errors import NotApplicableError
 from rome.core.paths import output_dir
+from rome.core.version import code_version
+from suites.harness.cases import coverage
 from suites.harness.checks import wilson_interval
-from suites.harness.runner import SuiteRun, coverage
+from suites.harness.runner import SuiteRun
 from suites.harness.spec import Suite
 from suites.harness.validity import JUDGED_MIN_N
 
@@ -86,6 +89,7 @@ def summary(run: SuiteRun, validity: dict[str, Any] | None = None) -> dict[str, 
         "suite": run.suite.name,
         "description": run.suite.description,
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "code": code_version(),
         "signatures": {m: run.signature(m) for m in metrics},
         "corpus": run.suite.corpus,
         "sample": {"n": run.suite.n, "seed": run.suite.seed,
@@ -184,6 +188,9 @@ def summary_markdown(data: dict[str, Any]) -> str:
     lines = [f"# Suite `{data['suite']}`", ""]
     if data.get("description"):
         lines += [data["description"], ""]
+    if data.get("applicable") is False:
+        return "\n".join([*lines, f"**Not applicable**: {data.get('reason', '')}.", "",
+                          f"Produced by rome suite, {data.get('code', '')}.", ""])
     d = data["data"]
     sample = data.get("sample") or {}
     lines += [f"Corpus: `{data.get('corpus', '?')}`. Cases: {d.get('n_cases', '?')} (requested "
@@ -211,11 +218,13 @@ def summary_markdown(data: dict[str, Any]) -> str:
               "for minimum-functionality checks they are the distance to the bound. Changes in the unit: "
               "control = the metric's median drop from an original to an unrelated text of the suite "
               "(positive = the metric likes the variant more; docs/suites.md). On reader-judged cases: the same check "
-              "(same unit, same calibration) on the validity card's lines a reader judged valid or intended that the "
-              f"code still draws: passed, pass rate [Wilson 95 %], n; with n >= {JUDGED_MIN_N} it answers \"is this "
+              "(same unit, same calibration) on this run's cases a reader judged valid or intended (its cases matched "
+              f"to the validity card's judged lines): passed, pass rate [Wilson 95 %], n; with n >= {JUDGED_MIN_N} it answers \"is this "
               "metric robust to this change?\" whatever the perturbation's overall validity.", "",
               "Signatures:", ""]
     lines += [f"- `{m}`: `{s}`" for m, s in data["signatures"].items()]
+    if data.get("code"):
+        lines += ["", f"Produced by rome suite, {data['code']}."]
     if data.get("unavailable"):
         lines += ["", "Left out (not available here):", ""]
         lines += [f"- `{m}`: {why}" for m, why in data["unavailable"].items()]
@@ -277,6 +286,36 @@ def write_outputs(run: SuiteRun, out_dir: str | Path | None = None, validity: di
         (folder / "summary.json").write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
         (folder / "summary.md").write_text(summary_markdown(data), encoding="utf-8")
     return out
+
+
+def not_applicable_summary(run: SuiteRun, error: NotApplicableError) -> dict[str, Any]:
+    """The summary of a run whose perturbation changed none of the texts tried: no case, no check, and why."""
+    return {
+        "suite": run.suite.name,
+        "description": run.suite.description,
+        "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "code": code_version(),
+        "applicable": False,
+        "reason": str(error),
+        "signatures": {},
+        "corpus": run.suite.corpus,
+        "sample": {"n": run.suite.n, "seed": run.suite.seed},
+        "data": {**run.suite.data.describe(), **(run.build_stats.as_dict() if run.build_stats else {})},
+        "coverage": {"texts_tried": error.texts_tried, "texts_changed": 0, "changed_share": 0.0,
+                     "distinct_edits": 0, "cases": 0, "top_edit": "", "top_edit_share": None},
+        "perturbation": run.build_perturbation_description(),
+        "checks": {},
+    }
+
+
+def write_not_applicable(run: SuiteRun, error: NotApplicableError, folder: Path) -> dict[str, Any]:
+    """Write the summary of a suite that does not apply to its texts into ``folder`` (a folder being written
+    by :func:`rome.core.files.output_folder`), so a job over every corpus records it and goes on."""
+    data = not_applicable_summary(run, error)
+    (folder / "cases.jsonl").write_text("", encoding="utf-8")
+    (folder / "summary.json").write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    (folder / "summary.md").write_text(summary_markdown(data), encoding="utf-8")
+    return data
 
 
 def _write_csv(path: Path, rows: list[dict[str, Any]], run: SuiteRun) -> None:

@@ -8,166 +8,19 @@ encoder. Scores go through the one engine (:mod:`rome.core.engine`) and the on-d
 
 from __future__ import annotations
 
-import hashlib
-import itertools
-import json
 import time
-from collections import Counter
-from collections.abc import Iterator, Sequence
-from dataclasses import asdict, dataclass, field
+from collections.abc import Sequence
 from typing import Any
 
-from perturbations.base import Perturbation, text_rng
+from perturbations.base import Perturbation
 from rome.core.cache import ScoreCache, default_cache_path
-from rome.core.contract import HARNESS_VERSION, Metric
-from rome.core.engine import CHUNK_SIZE, FitCorpus, ScoringEngine, cache_signature
-from rome.core.errors import InputError
+from rome.core.contract import Metric
+from rome.core.engine import CHUNK_SIZE, FitCorpus, ScoringEngine, cache_signature  # noqa: F401  (CHUNK_SIZE: re-exported)
+from rome.core.errors import InputError, NotApplicableError
+from suites.harness.cases import UNLIMITED, BuildStats, Case, build_cases, challenge_cases
 from suites.harness.checks import Calibration, CaseScores, CheckResult, MetricInfo
-from suites.harness.data import SourcePair
-from suites.harness.spec import Suite, data_fingerprint, perturbation_fingerprint
-
-#: sample size of a data source declared with ``n=None`` (use every pair)
-UNLIMITED = 10**9
-
-
-@dataclass(frozen=True)
-class Case:
-    case_id: str
-    suite: str
-    kind: str
-    expectation: str
-    reference: str
-    original: str
-    variant: str
-    source_id: str
-    edits: list[dict[str, Any]] = field(default_factory=list)
-    #: a challenge item's severity (empty for perturbation cases)
-    severity: str = ""
-    #: the perturbation's own estimate that the variant is valid (``variant.meta["p_valid"]``), when it gives one
-    p_valid: float | None = None
-
-
-@dataclass
-class BuildStats:
-    requested: int
-    built: int = 0
-    texts_tried: int = 0
-    #: texts the perturbation changed (a text may give several cases)
-    texts_changed: int = 0
-    skipped: Counter = field(default_factory=Counter)
-    from_cache: bool = False
-
-    def as_dict(self) -> dict[str, Any]:
-        requested = None if self.requested >= UNLIMITED else self.requested
-        return {"n_requested": requested, "n_cases": self.built, "texts_tried": self.texts_tried,
-                "texts_changed": self.texts_changed,
-                "skip_reasons": dict(self.skipped.most_common(8)), "cases_from_cache": self.from_cache}
-
-
-def edit_key(case: Case) -> str:
-    """What a case changed, as one string (``old -> new`` per edit): two cases with the same key made the
-    same edit, whatever text it was made in."""
-    return " | ".join(f"{e['old']} -> {e['new']}" for e in case.edits) or f"{case.original} -> {case.variant}"
-
-
-def coverage(cases: Sequence[Case], stats: BuildStats | None) -> dict[str, Any]:
-    """How much of the corpus a perturbation reached and how varied its edits are: the share of texts
-    tried that it changed, the number of distinct edits, and the share of cases holding the most
-    frequent one (a row of 200 cases that all swap *cheap* for *inexpensive* tests one edit, not 200)."""
-    keys = Counter(edit_key(c) for c in cases)
-    top, top_count = keys.most_common(1)[0] if keys else ("", 0)
-    tried = stats.texts_tried if stats else 0
-    changed = stats.texts_changed if stats else 0
-    return {"texts_tried": tried, "texts_changed": changed,
-            "changed_share": changed / tried if tried else None,
-            "distinct_edits": len(keys), "cases": len(cases),
-            "top_edit": top, "top_edit_share": top_count / len(cases) if cases else None}
-
-
-def _warmed(pairs: Iterator[SourcePair], perturbation: Perturbation, batch: int = 128) -> Iterator[SourcePair]:
-    """Yield ``pairs``, parsing each batch's originals in one call first when the perturbation parses.
-
-    Perturbations that parse (``Perturbation.parses``: passive, adjective, entity, textfooler,
-    contractions) parse one text per ``apply``; spaCy parses a batch (``nlp.pipe``) about four times
-    faster, and the shared parser's cache then serves each ``apply``. Selective perturbations (the
-    passive changes about one text in twenty) walk thousands of texts, so this is most of a cold run.
-    """
-    while chunk := list(itertools.islice(pairs, batch)):
-        if perturbation.parses:
-            from rome.core.parsing import get_parser
-
-            get_parser(perturbation.parser_name).parse([p.original for p in chunk])
-        yield from chunk
-
-
-def build_cases(
-    suite: Suite, n: int, cache: ScoreCache | None = None, perturbation: Perturbation | None = None
-) -> tuple[list[Case], BuildStats]:
-    """Walk the suite's data in its seeded order, perturb, and keep the first ``n`` cases.
-
-    Built cases are stored in the cache under the data (its settings and its files' hash), sample size
-    and the perturbation's fingerprint (settings, code and data files), so a warm rerun does not
-    perturb again and any change to what built them rebuilds them.
-    """
-    perturbation = perturbation or suite.build_perturbation()
-    key_fields = {"data": suite.data.describe(), "data_files": data_fingerprint(suite.data), "n": n,
-                  "seed": suite.seed, "perturbation": perturbation_fingerprint(perturbation),
-                  "variants_per_text": suite.variants_per_text, "harness": HARNESS_VERSION, "suite": suite.name}
-    key = hashlib.sha256(json.dumps(key_fields, sort_keys=True).encode()).hexdigest()
-    stats = BuildStats(requested=n)
-    if cache is not None and (stored := cache.get_payload(key)) is not None:
-        stats.built, stats.from_cache = len(stored["cases"]), True
-        stats.texts_tried, stats.skipped = stored["texts_tried"], Counter(stored["skipped"])
-        stats.texts_changed = stored.get("texts_changed", 0)
-        return [Case(**c) for c in stored["cases"]], stats
-    cases: list[Case] = []
-    for pair in _warmed(iter(suite.data.pairs(suite.seed)), perturbation):
-        if len(cases) >= n:
-            break
-        stats.texts_tried += 1
-        result = perturbation.apply(pair.original, text_rng(suite.seed, pair.source_id))
-        variants = [v for v in result.variants if v.text.strip() and v.text != pair.original]
-        if not variants:
-            stats.skipped[result.skipped or "no changed variant"] += 1
-            continue
-        stats.texts_changed += 1
-        for k, variant in enumerate(variants[: suite.variants_per_text]):
-            if len(cases) >= n:
-                break
-            cases.append(Case(
-                case_id=f"{pair.source_id}-{k}", suite=suite.name, kind=variant.kind,
-                expectation=variant.expectation, reference=pair.reference, original=pair.original,
-                variant=variant.text, source_id=pair.source_id,
-                edits=[asdict(e) for e in variant.edits], p_valid=_p_valid(variant),
-            ))
-    stats.built = len(cases)
-    if cache is not None:
-        cache.put_payload(key, {"cases": [asdict(c) for c in cases], "texts_tried": stats.texts_tried,
-                                "texts_changed": stats.texts_changed, "skipped": dict(stats.skipped)})
-    return cases, stats
-
-
-def _p_valid(variant: Any) -> float | None:
-    value = (getattr(variant, "meta", None) or {}).get("p_valid")
-    return None if value is None else float(value)
-
-
-def challenge_cases(suite: Suite, n: int) -> tuple[list[Case], BuildStats]:
-    """Cases straight from a challenge set: original = good, variant = bad, kind = category.
-
-    A single reference stays a string (as in every other suite); several are a tuple.
-    """
-    from rome.data.challenge import sample_total
-
-    data, items = suite.data.load(suite.seed, suite.n_per_category)
-    items = sample_total(items, n if n < UNLIMITED else None, suite.seed)
-    stats = BuildStats(requested=n, texts_tried=sum(f.records for f in data.files), skipped=data.skipped)
-    cases = [Case(case_id=item.id, suite=suite.name, kind=item.category, expectation="decrease",
-                  reference=item.reference[0] if len(item.reference) == 1 else item.reference,
-                  original=item.good, variant=item.bad, source_id=item.group, severity=item.severity)
-             for item in items]
-    stats.built = len(cases)
-    return cases, stats
+from suites.harness.spec import Suite
+from suites.harness.validity import CardMatch, card_folders, match_cases, validity_record
 
 
 def applies(check: Any, case: Case) -> bool:
@@ -231,8 +84,9 @@ class SuiteRun:
                 self._cases, self.build_stats = build_cases(self.suite, self.n, self.cache, self.perturbation)
             self.timings["cases"] = time.perf_counter() - start
             if not self._cases:
-                raise InputError(f"suite {self.suite.name!r}: the perturbation changed none of the "
-                                 f"{self.build_stats.texts_tried} texts tried")
+                tried = self.build_stats.texts_tried
+                raise NotApplicableError(f"suite {self.suite.name!r} does not apply to {self.suite.corpus}: the "
+                                         f"perturbation changed none of the {tried} texts tried", tried)
         return self._cases
 
     def _pairs(self) -> list[tuple[str, str]]:
@@ -263,26 +117,22 @@ class SuiteRun:
                         break
         return self._controls
 
-    # -- validity: the perturbation's card, and the cases a reader judged good (suites.harness.validity) -------
+    # -- validity: this run's cases matched to the perturbation's card (suites.harness.validity) -------------
     @property
-    def card_match(self):
-        """The suite's card matched to what the current code draws (its draws go through this run's case cache)."""
+    def card_match(self) -> CardMatch | None:
+        """This run's own cases matched to the judgements of its perturbation's card: nothing is drawn again."""
         if self._card_match is None and not self.suite.direct_cases:
-            from suites.harness.validity import card_folders, match_card
-
-            self._card_match = match_card(self.suite, card_folders(), cache=self.cache)
+            self._card_match = match_cases(self.suite, self.cases, card_folders())
         return self._card_match
 
     @property
     def judged_cases(self) -> list[Case]:
-        """The card's lines a reader judged valid (invariant) or intended (decrease) that the code still draws,
-        each with its reference from the corpus: the cases of the rows' judged verdicts."""
+        """This run's cases a reader judged valid (invariant) or intended (decrease): the cases of the rows'
+        judged verdicts."""
         return [] if self.suite.direct_cases else self.card_match.good_cases()
 
     def validity_record(self) -> dict[str, Any]:
         """The summary's validity (:func:`suites.harness.validity.validity_record`), the same under both runners."""
-        from suites.harness.validity import validity_record
-
         return validity_record(self.suite, self.cases, self.data_spec, self.suite_spec, self.card_match)
 
     def judged_result(self, metric: str, check_name: str) -> CheckResult | None:

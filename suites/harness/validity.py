@@ -23,12 +23,17 @@ validity --draw`` writes exactly those). A card is current when nothing is left 
 otherwise. Lines of the older card format carry a ``fingerprint`` field; it is ignored.
 
 Both ways of running a suite (``rome suite`` and pytest) take the summary's validity from
-:func:`validity_record`, and the reader-judged cases of a row (:func:`judged_cases`) from here: the
-card's good lines the code still reproduces, which the run scores with the row's checks (the judged
-verdict). A row is informative on its judged cases when there are at least :data:`JUDGED_MIN_N`,
-whatever the kind's overall validity (:func:`informative`). A perturbation that estimates each
-variant's validity sets ``variant.meta["p_valid"]``; :func:`estimated_validity` averages it over a
-row's cases, shown as an estimate beside the judged figure.
+:func:`validity_record`, on the run's **own cases** (:func:`match_cases`): each case is looked up among the
+card's judgements by its (kind, expectation, original, variant), nothing is drawn again. A suite's default
+seed is its cards' seed, so a card of ``n`` lines holds the first ``n`` cases of the suite's default run. The
+validity among the judged cases, and the judged good cases scored with the row's checks (the judged
+verdict), come from there. A row is informative on its judged cases when there are at least
+:data:`JUDGED_MIN_N`, else on all cases when at least :data:`VALIDITY_MIN_N` are judged and the validity among
+them is at least :data:`INFORMATIVE` (:func:`informative`). A perturbation that estimates each variant's
+validity sets ``variant.meta["p_valid"]``; :func:`estimated_validity` averages it over a row's cases, shown
+as an estimate beside the judged figure. Redrawing the cards to count the lines the code still reproduces is
+``rome validity``'s job alone (:func:`shipped_validity`, its statuses cached by card bytes and the
+perturbation's behaviour fingerprint).
 """
 
 from __future__ import annotations
@@ -50,6 +55,9 @@ from suites.harness.checks import wilson_interval
 INFORMATIVE = 0.85
 #: reader-judged cases that make a row's judged verdict informative, whatever the kind's validity
 JUDGED_MIN_N = 30
+#: judged cases below which a row's validity is too uncertain to call the row informative on all its cases
+#: (10 of 10 valid still has a Wilson 95 % lower bound of 72 %)
+VALIDITY_MIN_N = 10
 #: the rubric of docs/validity.md the labels were given under; a judgement under another one is judged again
 RUBRIC = 1
 LABELS = {
@@ -137,38 +145,21 @@ class Draw:
 
 
 def draws_of(lines: list[dict[str, Any]]) -> list[Draw]:
-    """The draws a card's lines came from, in order of first appearance. Lines of the older format name no
-    size: it is the count of their (suite, seed) group (per expectation when the card holds both sides or
-    says what it ``found``), at least :data:`CARD_SIZE` when the draw took every variant there was."""
-    groups: dict[tuple[str, int], list[dict[str, Any]]] = {}
-    for line in lines:
-        groups.setdefault((str(line.get("suite")), int(line.get("seed", 0))), []).append(line)
-    out = []
-    for (suite, seed), group in groups.items():
-        stated = [line for line in group if isinstance(line.get("n"), int)]
-        if stated:
-            out += list(dict.fromkeys(Draw(suite, seed, int(line["n"]), bool(line.get("per_expectation")))
-                                      for line in stated))
-            if len(stated) == len(group):
-                continue
-            group = [line for line in group if not isinstance(line.get("n"), int)]
-        per_expectation = "found" in group[0] or len({line["expectation"] for line in group}) > 1
-        size = max(Counter(line["expectation"] for line in group).values()) if per_expectation else len(group)
-        if any(line.get("exhausted") for line in group):
-            size = max(size, CARD_SIZE)
-        out.append(Draw(suite, seed, size, per_expectation))
-    return list(dict.fromkeys(out))
+    """The draws a card's lines came from (each line names its suite, seed, size and whether the size is per
+    expectation), in order of first appearance, once each."""
+    return list(dict.fromkeys(Draw(str(line.get("suite")), int(line.get("seed", 0)), int(line.get("n", CARD_SIZE)),
+                                   bool(line.get("per_expectation"))) for line in lines))
 
 
 def draw_cases(suite, draw: Draw, cache: Any = "default") -> tuple[list, dict[str, int]]:
     """The cases ``draw`` gives on ``suite``'s corpus with the current code (no metric runs), and how many
     variants of each expectation the suite checks the walk found.
 
-    Built through :func:`suites.harness.runner.build_cases` with ``draw.seed`` in place of the suite's and
+    Built through :func:`suites.harness.cases.build_cases` with ``draw.seed`` in place of the suite's and
     the case cache (``cache="default"``: the user's), so a card is drawn again only when its perturbation
     changed. ``per_expectation``: the first ``n`` of each expectation (walks the whole corpus)."""
     from rome.core.cache import ScoreCache, default_cache_path
-    from suites.harness.runner import UNLIMITED, build_cases
+    from suites.harness.cases import UNLIMITED, build_cases
 
     if suite.direct_cases:
         raise InputError(f"suite {suite.name!r} is a published challenge set: no perturbation of ours to judge")
@@ -213,6 +204,8 @@ class CardStatus:
     retired: int = 0
     #: the draw holds every variant the corpus gives of this expectation
     exhausted: bool = False
+    #: a suite row's cases of this expectation (judged or not); 0 for a card's own status
+    cases: int = 0
 
     @property
     def valid(self) -> int:
@@ -228,7 +221,9 @@ class CardStatus:
 
     @property
     def informative(self) -> bool | None:
-        return None if self.rate is None else self.rate >= INFORMATIVE
+        """Whether the judged validity is high enough to read the row on all its cases (``None``: fewer than
+        :data:`VALIDITY_MIN_N` judged, too few to say)."""
+        return None if self.rate is None or self.n < VALIDITY_MIN_N else self.rate >= INFORMATIVE
 
     def cell(self) -> str:
         """``91% [83, 96] n=60`` (+ ``(all)``, + ``STALE: 4 to judge``), or ``UNMEASURED`` / ``no variants``."""
@@ -239,20 +234,22 @@ class CardStatus:
             return NO_VARIANTS if self.exhausted else UNMEASURED
         low, high = self.interval
         text = f"{self.rate:.0%} [{low * 100:.0f}, {high * 100:.0f}] n={self.n}" + (" (all)" if self.exhausted else "")
+        if self.cases > self.n:
+            text += f" of {self.cases} cases"
         return text + stale
 
     def as_dict(self) -> dict[str, Any]:
         measured = self.n > 0 or self.exhausted or self.state == STALE
         return {"state": self.state if measured else UNMEASURED, "cell": self.cell(), "validity": self.rate,
                 "interval": list(self.interval) if self.interval else None, "n": self.n, "counts": dict(self.counts),
-                "to_judge": self.to_judge, "retired": self.retired, "exhausted": self.exhausted}
+                "to_judge": self.to_judge, "retired": self.retired, "exhausted": self.exhausted, "cases": self.cases}
 
     @classmethod
     def from_dict(cls, card: str, expectation: str, record: dict[str, Any]) -> CardStatus:
         """A status as a suite's summary recorded it (:meth:`as_dict`)."""
         return cls(card, expectation, str(record.get("state") or UNMEASURED), int(record.get("n") or 0),
                    dict(record.get("counts") or {}), int(record.get("to_judge") or 0), int(record.get("retired") or 0),
-                   bool(record.get("exhausted")))
+                   bool(record.get("exhausted")), int(record.get("cases") or 0))
 
 
 def judgements(name: str, corpus: str, folders: list[Path]) -> tuple[dict[tuple, dict[str, Any]], list[dict[str, Any]]]:
@@ -336,14 +333,36 @@ def match_card(suite, folders: list[Path] | None = None, draws: list[Draw] | Non
     return CardMatch(name, statuses, drawn)
 
 
+def match_cases(suite, cases: list, folders: list[Path] | None = None) -> CardMatch:
+    """A suite run's own ``cases`` matched to the judgements of its perturbation's card on the suite's corpus:
+    per expectation, how many of the row's cases a reader judged and how (its status: ``CURRENT`` with the
+    validity among the judged cases, ``UNMEASURED`` when none is judged). Nothing is drawn again: a summary
+    reports on the cases it scored, and ``rome validity`` alone redraws the cards (:func:`match_card`)."""
+    name = suite.build_perturbation().card_name()
+    by_key, _ = judgements(name, suite.corpus, folders or [default_cards_dir()])
+    drawn = [(case, None, by_key.get((name, case.expectation, normalise(case.original), normalise(case.variant))))
+             for case in cases]
+    statuses = {}
+    for expectation in sorted({*(c.expectation for c in suite.case_checks), *(c.expectation for c in cases)}):
+        mine = [judged for case, _, judged in drawn if case.expectation == expectation]
+        judged = [j for j in mine if j is not None]
+        statuses[expectation] = CardStatus(name, expectation, CURRENT if judged else UNMEASURED, len(judged),
+                                           dict(Counter(j["label"] for j in judged)), len(mine) - len(judged),
+                                           cases=len(mine))
+    return CardMatch(name, statuses, drawn)
+
+
 def shipped_validity(cards: Path | list[Path] | None = None, data: list[str] | None = None,
                      suites: list[str] | None = None) -> list[tuple[str, str, str, CardStatus]]:
     """``(corpus, suite, card, status)`` for every corpus in ``data`` (shipped corpus names or JSONL files;
     default: every shipped corpus), shipped suite (or those named) and expectation its perturbation produces;
     judgements from ``cards`` (a folder or folders, the first one's label winning; default: the shipped cards)."""
+    from rome.core.cache import ScoreCache, default_cache_path
     from rome.data.corpora import CORPORA
     from suites.harness.spec import available_suites, load_suite
 
+    folders = ([cards] if isinstance(cards, Path) else cards) or [default_cards_dir()]
+    cache = ScoreCache(default_cache_path())
     rows = []
     for spec in data or list(CORPORA):
         for suite_name in suites or available_suites():
@@ -351,21 +370,46 @@ def shipped_validity(cards: Path | list[Path] | None = None, data: list[str] | N
             if suite.direct_cases:  # a published minimal-pair set (DEMETR): no perturbation of ours to judge
                 continue
             suite = suite.configured(data=spec)
-            match = match_card(suite, [cards] if isinstance(cards, Path) else cards)
+            statuses = card_statuses(suite, folders, cache)
             expectations = sorted({c.expectation for c in suite.case_checks}) or ["invariant"]
+            card = suite.build_perturbation().card_name()
             for expectation in expectations:
-                status = match.statuses.get(expectation, CardStatus(match.card, expectation, UNMEASURED))
-                rows.append((suite.corpus, suite_name, match.card, status))
+                status = statuses.get(expectation, CardStatus(card, expectation, UNMEASURED))
+                rows.append((suite.corpus, suite_name, card, status))
     return rows
+
+
+def card_statuses(suite, folders: list[Path], cache: Any) -> dict[str, CardStatus]:
+    """:func:`match_card`'s statuses of ``suite``'s card, kept in the score cache under what decides them: the
+    card files' bytes, the perturbation's behaviour fingerprint, the texts and the rubric. A second ``rome
+    validity`` on unchanged cards and code reads them back instead of drawing every card again."""
+    import hashlib
+
+    from rome.core.contract import HARNESS_VERSION
+    from suites.harness.spec import data_fingerprint, perturbation_fingerprint
+
+    perturbation = suite.build_perturbation()
+    name = perturbation.card_name()
+    cards = [hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else None
+             for path in (card_path(name, suite.corpus, folder) for folder in folders)]
+    key_fields = {"what": "card statuses", "cards": cards, "perturbation": perturbation_fingerprint(perturbation),
+                  "data": suite.data.describe(), "data_files": data_fingerprint(suite.data), "rubric": RUBRIC,
+                  "harness": HARNESS_VERSION, "suite": suite.name}
+    key = hashlib.sha256(json.dumps(key_fields, sort_keys=True, default=str).encode()).hexdigest()
+    if (stored := cache.get_payload(key)) is not None:
+        return {e: CardStatus.from_dict(name, e, record) for e, record in stored.items()}
+    statuses = match_card(suite, folders, cache=cache).statuses
+    cache.put_payload(key, {e: status.as_dict() for e, status in statuses.items()})
+    return statuses
 
 
 def informative(status: CardStatus | None, judged_n: int | None) -> bool | None:
     """Whether a row answers "is this metric robust to this change?": on its reader-judged cases when there
-    are at least :data:`JUDGED_MIN_N`, else on all cases when the card's validity is at least :data:`INFORMATIVE`
-    (``None``: no card and too few judged cases to say)."""
+    are at least :data:`JUDGED_MIN_N`, else on all cases when the validity among the judged ones is at least
+    :data:`INFORMATIVE` (``None``: fewer than :data:`VALIDITY_MIN_N` judged, too few to say)."""
     if judged_n is not None and judged_n >= JUDGED_MIN_N:
         return True
-    return None if status is None or status.rate is None else status.rate >= INFORMATIVE
+    return None if status is None else status.informative
 
 
 def estimated_validity(cases: list) -> dict[str, dict[str, float | int]]:
@@ -392,7 +436,7 @@ def validity_record(suite, cases: list, data: str | None = None, name: str | Non
     ``data``, ``name``: the corpus and suite as the user gave them (for the commands)."""
     if suite.direct_cases:
         return {"card": None, "published": True, "corpus": suite.corpus}
-    match = match or match_card(suite, card_folders())
+    match = match or match_cases(suite, cases, card_folders())
     estimates = estimated_validity(cases)
     states = {}
     for expectation in sorted({c.expectation for c in suite.case_checks}) or ["invariant"]:
@@ -400,10 +444,12 @@ def validity_record(suite, cases: list, data: str | None = None, name: str | Non
         states[expectation] = {**status.as_dict(), **({"estimated": estimates[expectation]}
                                                        if expectation in estimates else {})}
     record: dict[str, Any] = {"card": match.card, "corpus": suite.corpus, "states": states}
-    if any(s["state"] != CURRENT for s in states.values()):
+    if any(s["to_judge"] for s in states.values()):
         given = f" --data {shlex.quote(data)}" if data else ""
         todo = card_path(match.card, suite.corpus, user_cards_dir()).with_suffix(".todo.jsonl")
-        record["judge"] = [f"rome validity --draw {shlex.quote(name or suite.name)}{given}",
+        # the same seed and size draw exactly this run's cases; only those no reader judged are written
+        record["judge"] = [f"rome validity --draw {shlex.quote(name or suite.name)}{given} --seed {suite.seed} "
+                           f"--n {len(cases)}",
                            f"rome annotate --validity {shlex.quote(str(todo))} --annotator NAME",
                            f"rome validity{given}"]
     return record
