@@ -23,6 +23,7 @@ IMPORTED = {
     "selenium": "selenium (the annotation browser test)", "ray": "ray (the ray engine)",
     "portalocker": "portalocker (moverscore's dependency)",
     "gguf": "gguf (transformers' reader of the judge's model file)",
+    "xdist": "pytest-xdist (tox runs the tests on two workers)",
 }
 FOUND = {
     "moverscore_v2": "moverscore==1.0.3 (the MoverScore oracle)",
