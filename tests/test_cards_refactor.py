@@ -79,7 +79,7 @@ def test_an_unused_function_in_textfooler_and_passive_changes_no_card(tmp_path, 
 @pytest.mark.slow
 def test_an_unused_function_changes_no_committed_card(capsys, monkeypatch):
     """The same edit, every committed dialogue card of the two kinds drawn again (slow on a cold case cache)."""
-    args = ["--data", "dialogue", "--suite", "text_transformation", "--suite", "passive_form", "--strict"]
+    args = ["--data", "dialogue", "--suite", "textfooler", "--suite", "passive_form", "--strict"]
     before = _validity(capsys, args)
     assert "STALE" not in before
     _add_unused_functions(monkeypatch)

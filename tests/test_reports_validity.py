@@ -128,7 +128,7 @@ def test_missing_cards_are_unmeasured(tmp_path):
     rows = shipped_validity(tmp_path)
     assert rows and all(status.state == UNMEASURED and status.rate is None for *_, status in rows)
     names = {suite for _, suite, _, _ in rows}
-    assert {"typos_in_word", "typos_space", "text_transformation", "passive_form"} <= names
+    assert {"typos_in_word", "typos_space", "textfooler", "passive_form"} <= names
     assert {corpus for corpus, *_ in rows} == {"dialogue", "news", "webnlg"}
 
 
@@ -262,11 +262,11 @@ def test_an_estimated_validity_is_shown_as_an_estimate_only_when_the_run_recorde
     out = tmp_path / "out"
     state = {**CardStatus("textfooler", "decrease", CURRENT, 10, {"intended": 10}).as_dict(),
              "estimated": {"mean": 0.81, "n": 200}}
-    _suite_output(out, "text_transformation", "textfooler", {}, state=state)
+    _suite_output(out, "textfooler", "textfooler", {}, state=state)
     _suite_output(out, "repetition", "repetition", {},
                   state=CardStatus("repetition", "decrease", CURRENT, 10, {"intended": 10}).as_dict())
     rows = {r[1]: r[4] for r in robustness.checks_table(robustness.build_report(out)).rows if r[2] == "decrease"}
-    assert rows["text_transformation"].endswith("; estimated 81% (n=200, an estimate)")
+    assert rows["textfooler"].endswith("; estimated 81% (n=200, an estimate)")
     assert "estimated" not in rows["repetition"]
 
 

@@ -20,7 +20,7 @@ from rome.core.errors import InputError
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("suite", help="run a robustness suite (suites/NAME.py) and print its summary")
-    p.add_argument("name", nargs="?", help="suite name (e.g. passive_form; textfooler names text_transformation) "
+    p.add_argument("name", nargs="?", help="suite name (e.g. passive_form; text_transformation names textfooler) "
                                           "or path to a suite file")
     p.add_argument("--metric", action="append", default=None,
                    help="metric name, repeatable; 'all' for every metric (default: the suite's metrics)")

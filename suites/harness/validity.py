@@ -355,7 +355,7 @@ def shipped_validity(cards: Path | list[Path] | None = None, data: list[str] | N
             expectations = sorted({c.expectation for c in suite.case_checks}) or ["invariant"]
             for expectation in expectations:
                 status = match.statuses.get(expectation, CardStatus(match.card, expectation, UNMEASURED))
-                rows.append((suite.corpus, suite_name, match.card, status))
+                rows.append((suite.corpus, suite.name, match.card, status))
     return rows
 
 
