@@ -1,6 +1,7 @@
 """Lazy, offline imports of textattack and checklist: the one place that knows their quirks.
 
-Both are named dependencies but awkward offline (../shared/ENVIRONMENT.md, scripts/install_extras.sh):
+Both are named dependencies but awkward offline; ``scripts/install_extras.sh`` installs them without flair
+and jupyter, and their imports need the following:
 
 * textattack 0.3.11 imports ``flair`` at module level (and subclasses ``flair.data.Tokenizer``) although
   flair is only used by its flair taggers; flair needs ``transformers<5``. A tiny stand-in module named

@@ -2,8 +2,8 @@
 # Install the awkward named dependencies, textattack and checklist, into the Python environment PY.
 # Called by scripts/install.sh; idempotent (a package already importable is left alone) and quiet.
 #   usage: bash scripts/install_extras.sh PY
-# Why not plain `pip install`: see ../shared/ENVIRONMENT.md (textattack needs flair, which needs
-# transformers<5; checklist's setup.py runs `pip install jupyter` and a notebook-extension install).
+# Why not plain `pip install`: textattack declares flair, which needs transformers<5 (the project needs
+# >=5.2); checklist's setup.py runs `pip install jupyter` and a notebook-extension install.
 set -euo pipefail
 PY=${1:?usage: install_extras.sh PYTHON}
 cd "$(dirname "$0")/.."
@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 pip_q() { pip_quiet "$PY" "is ignored: it is neither|dependency resolver does not|requires (flair|jupyter)" "$@"; }
 have_dist() { "$PY" -c "import importlib.metadata as m, sys; m.version(sys.argv[1])" "$1" 2>/dev/null; }
 
-# textattack 0.3.11, route A: no flair (perturbations/_thirdparty.py registers a small stand-in
+# textattack 0.3.11, route A: no flair (perturbations/thirdparty.py registers a small stand-in
 # module named `flair` before importing textattack); langdetect is imported but undeclared.
 if ! have_dist textattack; then
   pip_q --no-deps textattack==0.3.11

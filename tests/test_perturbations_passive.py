@@ -1,4 +1,4 @@
-"""Passive voice: the grammar's hand-written tables, the judge (context model), settings and independence.
+"""Passive voice: the grammar's hand-written tables, the naturalness reading (context model), settings and independence.
 
 The grammar tables run with ``naturalness_delta=None`` (no language model: fast and exact). DEVELOPMENT
 was written while building the transform; HELD_OUT was written before the transform's first version ran
@@ -199,7 +199,7 @@ def test_edits_rebuild_the_variant_and_meta_describes_each_clause(passive):
     assert variant.meta["clauses_rewritten"] == 2
     assert [c["tense"] for c in variant.meta["clauses"]] == ["simple present", "simple past"]
     assert {c["shape"] for c in variant.meta["clauses"]} == {"transitive"}
-    assert "pll_difference" not in variant.meta["clauses"][0]  # the grammar alone: no judgement
+    assert "pll_difference" not in variant.meta["clauses"][0]  # the grammar alone: no naturalness reading
 
 
 def test_clause_facts_name_shape_tense_and_agent(passive):
@@ -291,8 +291,8 @@ def test_settings_are_checked():
         PassiveVoice(pll_spacing=0)
 
 
-def test_describe_and_fingerprint_record_the_judge():
-    """The grammar alone names no language model; with the judge, describe() records the delta, the spacing
+def test_describe_and_fingerprint_record_the_naturalness_reading():
+    """The grammar alone names no language model; with the naturalness reading, describe() records the delta, the spacing
     and the context model's signature, and the fingerprint that keys cached cases changes with them."""
     from perturbations.passive.naturalness import NATURALNESS_DELTA, PLL_SPACING
     from rome.context.model import get_context_model
@@ -300,9 +300,9 @@ def test_describe_and_fingerprint_record_the_judge():
 
     grammar = PassiveVoice(naturalness_delta=None).describe()
     assert grammar["naturalness_delta"] is None and "context_model" not in grammar
-    judged = PassiveVoice().describe()
-    assert judged["naturalness_delta"] == NATURALNESS_DELTA and judged["pll_spacing"] == PLL_SPACING
-    assert judged["context_model"] == get_context_model().signature()
+    reading = PassiveVoice().describe()
+    assert reading["naturalness_delta"] == NATURALNESS_DELTA and reading["pll_spacing"] == PLL_SPACING
+    assert reading["context_model"] == get_context_model().signature()
     prints = {perturbation_fingerprint(PassiveVoice(**o)) for o in (
         {}, {"naturalness_delta": None}, {"naturalness_delta": NATURALNESS_DELTA + 0.1}, {"pll_spacing": None})}
     assert len(prints) == 4
@@ -317,27 +317,27 @@ def test_the_passive_reads_the_context_model_never_a_metric_encoder_or_a_corpus(
     assert "rome.core.encoder" not in closure
 
 
-# -- the context model's judgement (loads the model) ------------------------------------------------------
+# -- the context model's naturalness reading (loads the model) ------------------------------------------------------
 @pytest.mark.slow
-def test_the_judge_prefers_a_grammatical_passive_to_broken_ones():
-    from perturbations.passive.naturalness import judge
+def test_the_reading_prefers_a_grammatical_passive_to_broken_ones():
+    from perturbations.passive import naturalness
 
     original = "The man ate an apple."
-    good, *broken = judge([(original, "An apple was eaten by the man."), (original, "An apple was eaten the man."),
+    good, *broken = naturalness.read([(original, "An apple was eaten by the man."), (original, "An apple was eaten the man."),
                            (original, "An apple was eated by the man.")])
     assert all(good.difference > b.difference for b in broken), (good, broken)
     assert good.original_pieces == broken[0].original_pieces > 0
 
 
 @pytest.mark.slow
-def test_the_threshold_keeps_or_refuses_and_records_the_judgement():
+def test_the_threshold_keeps_or_refuses_and_records_the_reading():
     text = "The committee approved the budget."
     kept = PassiveVoice(naturalness_delta=5.0).apply(text)
     facts = kept.variants[0].meta["clauses"][0]
     assert {"pll_original", "pll_variant", "pll_difference", "pieces_original", "pieces_variant"} <= set(facts)
     refused = PassiveVoice(naturalness_delta=-5.0).apply(text)
     assert not refused.variants and refused.skipped.startswith("the context model reads the passive as less natural")
-    assert PassiveVoice().apply(text, 0) == PassiveVoice().apply(text, 7)  # the judge is deterministic
+    assert PassiveVoice().apply(text, 0) == PassiveVoice().apply(text, 7)  # the reading is deterministic
 
 
 @pytest.mark.slow

@@ -58,10 +58,10 @@ def test_the_grammar_is_exact_on_the_gold_set():
 
 @pytest.mark.slow
 def test_the_default_passive_is_exact_on_the_gold_set():
-    """With the context model's judgement at the default threshold: a refusal of an expected passive is a
-    miss, so the threshold may not cut the textbook passives below 90 %."""
+    """With the context model's naturalness reading at the default threshold: a refusal of an expected
+    passive is a miss, so the threshold may not cut the textbook passives below 90 %."""
     share, misses = exact(PassiveVoice())
-    print(f"passive gold set, default (judged): {share:.1%} exact; misses: {misses}")
+    print(f"passive gold set, default (with the naturalness reading): {share:.1%} exact; misses: {misses}")
     assert share >= REQUIRED_EXACT, misses
 
 

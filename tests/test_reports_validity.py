@@ -115,14 +115,14 @@ def test_missing_cards_are_unmeasured(tmp_path):
     rows = shipped_validity(tmp_path)
     assert rows and all(status.state == UNMEASURED and status.rate is None for *_, status in rows)
     names = {suite for _, suite, _, _ in rows}
-    assert {"typos_in_word", "typos_space", "text_transformation", "passive_form"} <= names
+    assert {"typos_in_word", "typos_space", "textfooler", "passive_form"} <= names
     assert {corpus for corpus, *_ in rows} == {"dialogue", "news", "webnlg"}
 
 
 #: the suites whose perturbation chooses its edits with a language model: redrawing their cards walks thousands
 #: of texts through it (many minutes cold), so their cards' state is the main job's to report (``rome validity``
 #: on docs/results.md), not CI's
-MODEL_CHOSEN = ("adjective_replacement", "passive_form", "text_transformation")
+MODEL_CHOSEN = ("adjective_replacement", "passive_form", "textfooler")
 
 
 def test_every_rule_based_suite_has_a_current_card_of_60_on_every_shipped_corpus():
@@ -257,11 +257,11 @@ def test_an_estimated_validity_is_shown_as_an_estimate_only_when_the_run_recorde
     out = tmp_path / "out"
     state = {**CardStatus("textfooler", "decrease", CURRENT, 10, {"intended": 10}).as_dict(),
              "estimated": {"mean": 0.81, "n": 200}}
-    _suite_output(out, "text_transformation", "textfooler", {}, state=state)
+    _suite_output(out, "textfooler", "textfooler", {}, state=state)
     _suite_output(out, "repetition", "repetition", {},
                   state=CardStatus("repetition", "decrease", CURRENT, 10, {"intended": 10}).as_dict())
     rows = {r[1]: r[4] for r in robustness.checks_table(robustness.build_report(out)).rows if r[2] == "decrease"}
-    assert rows["text_transformation"].endswith("; estimated 81% (n=200, an estimate)")
+    assert rows["textfooler"].endswith("; estimated 81% (n=200, an estimate)")
     assert "estimated" not in rows["repetition"]
 
 

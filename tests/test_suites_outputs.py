@@ -135,7 +135,7 @@ def test_rome_suite_bad_input_is_one_line_exit_2(argv, message, capsys):
 
 def test_shipped_suites_are_listed_and_load():
     names = available_suites()
-    expected = {"entity_replacement", "adjective_replacement", "random_word", "text_transformation",
+    expected = {"entity_replacement", "adjective_replacement", "random_word", "textfooler",
                 "passive_form", "repetition", "typos_in_word", "typos_space", "contractions", "spelling", "optional_that"}
     assert expected <= set(names)
     for name in expected:

@@ -121,18 +121,18 @@ class PassiveVoice(Perturbation):
     def _apply(self, text: str, rng: random.Random) -> Result:
         parsed, found, reasons = self.candidates(text)
         if found and self.naturalness_delta is not None:
-            from perturbations.passive.naturalness import judge
+            from perturbations.passive import naturalness
 
-            judgements = judge([sentence_pair(text, facts["sentence"], edit) for edit, facts in found],
-                               spacing=self.pll_spacing)
+            readings = naturalness.read([sentence_pair(text, facts["sentence"], edit) for edit, facts in found],
+                                        spacing=self.pll_spacing)
             kept = []
-            for (edit, facts), judgement in zip(found, judgements):
-                facts = {**facts, **judgement.as_dict()}
-                if judgement.difference >= -self.naturalness_delta:
+            for (edit, facts), reading in zip(found, readings):
+                facts = {**facts, **reading.as_dict()}
+                if reading.difference >= -self.naturalness_delta:
                     kept.append((edit, facts))
                 else:
                     reasons.insert(0, f"the context model reads the passive as less natural "
-                                      f"({judgement.difference:+.3f} per piece < -{self.naturalness_delta})")
+                                      f"({reading.difference:+.3f} per piece < -{self.naturalness_delta})")
             found = kept
         if not found:
             return Result.skip(text, reasons[0] if reasons else "no clause found")

@@ -1,7 +1,7 @@
 """Examples of the passive recipe: (input, expected output or skip), run by tests/test_perturbations_examples.py.
 
 Each row runs the grammar alone (``naturalness_delta=None``: no language model, so the table is fast and
-exact); the context model's judgement is tested in tests/test_perturbations_passive.py. One row per shape
+exact); the context model's naturalness reading is tested in tests/test_perturbations_passive.py. One row per shape
 of the grammar (:mod:`perturbations.passive.clause`) and per reason to leave a clause alone; each expected
 output was written by applying the grammar, and a wrong auxiliary, case, participle, particle or word
 order fails the row. The gold set (tests/fixtures/passive_gold.jsonl) holds many more.

@@ -3,7 +3,7 @@
 The grammar (:mod:`perturbations.passive.clause`) says which clauses *have* a passive; whether this one
 reads as a writer of the text would have written it depends on the words ("Free internet is offered by
 the hotel" reads well, "The summer can hardly be waited by her" does not), so the independent context
-model (:mod:`rome.context.model`, never a metric's encoder) judges it: the variant sentence's
+model (:mod:`rome.context.model`, never a metric's encoder) reads it: the variant sentence's
 pseudo-log-likelihood per word piece against the original sentence's (Salazar et al. 2020). A rewrite is
 kept when
 
@@ -24,7 +24,7 @@ from dataclasses import dataclass
 #: valid (tests/fixtures/passive_dev_labels.jsonl, development-half texts of the three shipped corpora) and
 #: every expected passive of the gold set (tests/fixtures/passive_gold.jsonl). On those readings the
 #: difference does not separate valid from invalid passives (most passives score above their original), so
-#: the judge is a guard against rewrites that read far worse, not a filter tuned to the readings. 1.4 with
+#: the reading is a guard against rewrites that read far worse, not a filter tuned to the readers' labels. 1.4 with
 #: the final head (its lowest: the gold passive "Free internet is offered by the hotel.", -1.31)
 NATURALNESS_DELTA = 1.4
 #: distance between the pieces masked together in one pass of the pseudo-log-likelihood (every 7th piece:
@@ -33,13 +33,13 @@ PLL_SPACING = 7
 
 
 #: sentences whose pseudo-log-likelihood is kept in memory (a suite meets the same original again, a
-#: variant is often judged twice): the oldest is dropped first
+#: variant is often read twice): the oldest is dropped first
 CACHE_SIZE = 20_000
 _scores: dict[tuple[int | None, str], tuple[float, int]] = {}
 
 
 @dataclass(frozen=True)
-class Judgement:
+class NaturalnessReading:
     """The context model's reading of one rewritten sentence against the original one."""
 
     original_pll: float
@@ -58,9 +58,10 @@ class Judgement:
                 "pll_difference": round(self.difference, 4)}
 
 
-def judge(pairs: Sequence[tuple[str, str]], spacing: int | None = PLL_SPACING) -> list[Judgement]:
-    """The context model's judgement of each (original sentence, variant sentence), in one batched call
-    (each distinct sentence scored once)."""
+def read(pairs: Sequence[tuple[str, str]], spacing: int | None = PLL_SPACING) -> list[NaturalnessReading]:
+    """The context model's reading of each (original sentence, variant sentence), in one batched call
+    (each distinct sentence scored once). A likelihood comparison, not the perturbations' judge
+    (:mod:`perturbations.judge`, a calibrated probability of validity)."""
     from rome.context.model import get_context_model
 
     if not pairs:
@@ -71,11 +72,12 @@ def judge(pairs: Sequence[tuple[str, str]], spacing: int | None = PLL_SPACING) -
             if len(_scores) >= CACHE_SIZE:
                 _scores.pop(next(iter(_scores)))
             _scores[spacing, text] = score
-    return [Judgement(*_scores[spacing, original], *_scores[spacing, variant]) for original, variant in pairs]
+    return [NaturalnessReading(*_scores[spacing, original], *_scores[spacing, variant])
+            for original, variant in pairs]
 
 
 def context_signature() -> str:
-    """The context model's signature (encoder and head), which keys cases built with its judgement."""
+    """The context model's signature (encoder and head), which keys cases built with its reading."""
     from rome.context.model import get_context_model
 
     return get_context_model().signature()

@@ -16,12 +16,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from perturbations.judge import KINDS
 from rome.core.errors import InputError
 from rome.core.files import OutputKind
 from rome.core.jsonl import dump_line, read_jsonl, require_text, unique_id
 
 JUDGE_OUTPUT = OutputKind("an output of rome judge", frozenset({"id", "valid", "p_valid"}))
-KINDS = ("textfooler", "adjective", "passive")
 #: pairs scored per call (a progress step; the judge batches within it by original)
 CHUNK = 64
 

@@ -24,7 +24,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                        epilog="exit status: 0 every check passed; 1 a check failed (a finding, in the summary); "
                               "2 bad input; 3 the suite does not apply to the texts (its perturbation changed none "
                               "of them; recorded in the summary)")
-    p.add_argument("name", nargs="?", help="suite name (e.g. passive_form; textfooler names text_transformation) "
+    p.add_argument("name", nargs="?", help="suite name (e.g. passive_form; text_transformation names textfooler) "
                                           "or path to a suite file")
     p.add_argument("--metric", action="append", default=None,
                    help="metric name, repeatable; 'all' for every metric (default: the suite's metrics)")

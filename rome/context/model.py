@@ -273,19 +273,6 @@ class ContextModel:
             totals[owner] = (total + sum(values), n + len(values))
         return totals
 
-    def top_words(self, text: str, start: int, end: int, k: int = 10) -> list[tuple[str, float]]:
-        """The head's ``k`` most likely single pieces for ``text[start:end]`` (for inspection)."""
-        self._load()
-        torch = self._torch
-        lid, _ = self._pieces(text[:start].rstrip())
-        rid, _ = self._pieces(text[end:]) if text[end:] else ([], [])
-        ids, shift = self._window(lid + [self.tokenizer.mask_token_id] + rid, len(lid), len(lid) + 1)
-        with torch.inference_mode():
-            hidden = self.model(input_ids=torch.tensor([ids]).to(self.device)).last_hidden_state
-            logp = torch.log_softmax(self.head(hidden[0, len(lid) + shift]).float(), dim=-1)
-        values, index = logp.topk(k)
-        return [(self.tokenizer.convert_ids_to_tokens(int(i)), float(v)) for v, i in zip(values, index)]
-
 
 def make_head(embeddings):
     """The masked-LM head over hidden states: dense, GELU, layer norm, then the decoder tied to MPNet's

@@ -60,12 +60,6 @@ def same_file(a: str | Path, b: str | Path) -> bool:
         return False
 
 
-def refuse_same_file(source: Path, output: Path, flag: str = "--output", what: str = "the input file") -> None:
-    """One-line error when ``output`` is ``source``: writing it would destroy the input."""
-    if same_file(source, output):
-        raise InputError(f"{flag} {output} is {what} {source}; write the output to another file")
-
-
 @dataclass(frozen=True)
 class OutputKind:
     """What a command writes, so that a file already there can be told to be one of its outputs.

@@ -6,17 +6,17 @@
 On the DEVELOPMENT half of the three shipped corpora (a text of corpus C with source id S is in it iff
 ``int(sha256(f"{C}:{S}"), 16) % 2 == 0``; the WMT 2021 texts are never read), the passive runs with the
 naturalness threshold OFF (``naturalness_delta=None``: the grammar alone), so the lines span the whole
-range of the context model's judgement. Each variant's rewritten sentences are then scored as the
-perturbation scores them (:func:`perturbations.passive.naturalness.judge`, the default spacing; with
+range of the context model's naturalness reading. Each variant's rewritten sentences are then scored as the
+perturbation scores them (:func:`perturbations.passive.naturalness.read`, the default spacing; with
 ``--exact`` also the exact pseudo-log-likelihood, one pass per piece).
 
-Lines are drawn per corpus evenly over the quintiles of the judgement (the lowest difference of a
+Lines are drawn per corpus evenly over the quintiles of the reading (the lowest difference of a
 variant's clauses, which is what decides whether the perturbation keeps it), then shuffled. When the
 default settings give fewer lines than asked, clauses with a pronoun subject (``pronoun_agent="keep"``:
 "... by me") fill up, flagged in scores.jsonl, so the readers' labels also measure that policy.
 
 Writes under ``--out``: ``lines.jsonl`` (what the readers see: line, corpus, text, variant, expectation),
-``scores.jsonl`` (per line: the judgement, the clause facts, the settings) and ``README.md``.
+``scores.jsonl`` (per line: the reading, the clause facts, the settings) and ``README.md``.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ import random
 from pathlib import Path
 
 from perturbations.passive import PassiveVoice
-from perturbations.passive.naturalness import PLL_SPACING, judge
+from perturbations.passive.naturalness import PLL_SPACING, read
 from perturbations.passive.naturalness import context_signature as signature
 
 CORPORA = ("dialogue", "news", "webnlg")
@@ -73,10 +73,10 @@ def variants(texts: list[tuple[str, str]], perturbation: PassiveVoice) -> list[d
 
 
 def score(rows: list[dict], exact: bool) -> None:
-    """Add the context model's judgement of each clause (as the perturbation computes it) to ``rows``."""
+    """Add the context model's reading of each clause (as the perturbation computes it) to ``rows``."""
     pairs = [pair for row in rows for pair in row["pairs"]]
-    strided = judge(pairs, spacing=PLL_SPACING)
-    full = judge(pairs, spacing=None) if exact else [None] * len(pairs)
+    strided = read(pairs, spacing=PLL_SPACING)
+    full = read(pairs, spacing=None) if exact else [None] * len(pairs)
     k = 0
     for row in rows:
         for clause in row["clauses"]:
@@ -187,7 +187,7 @@ corpus has fewer variants than its share), so the threshold can be read off the 
 
 Label each line (`label`: valid / awkward / ungrammatical / meaning_changed) with its `corpus`,
 `source_id`, `pronoun_agent`, `text` and `variant` in tests/fixtures/passive_dev_labels.jsonl, then run
-`python scripts/research/passive_threshold.py`: it re-judges every line with the context model now loaded and
+`python scripts/research/passive_threshold.py`: it re-reads every line with the context model now loaded and
 prints `NATURALNESS_DELTA` (perturbations/passive/naturalness.py) by its rule. Re-run it whenever the
 context model's head changes.
 """

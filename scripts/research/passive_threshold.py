@@ -1,19 +1,19 @@
 """Set the passive's naturalness threshold (``NATURALNESS_DELTA``) from labelled development lines and the gold set.
 
-    python scripts/research/passive_threshold.py            # prints the judgement of every labelled line and the delta
+    python scripts/research/passive_threshold.py            # prints the reading of every labelled line and the delta
 
 Reads tests/fixtures/passive_dev_labels.jsonl (development-half texts of dialogue, news and webnlg drawn by
 ``scripts/research/passive_dev.py``, each variant labelled by the developer with docs/validity.md's rubric:
 valid / awkward / ungrammatical / meaning_changed) and the gold set's expected passives
-(tests/fixtures/passive_gold.jsonl). For each, the grammar's rewrite is re-made and judged by the context
+(tests/fixtures/passive_gold.jsonl). For each, the grammar's rewrite is re-made and read by the context
 model *now loaded* (so the script re-checks the threshold whenever the model's head changes); a line whose
 variant the grammar no longer makes is reported and left out.
 
-The rule: the judge is a guard against rewrites that read far worse than the original, so it must not
+The rule: the naturalness reading is a guard against rewrites that read far worse than the original, so it must not
 refuse a passive the readings call valid. ``delta`` is the smallest multiple of :data:`STEP` at which every
 valid development line (default settings: ``pronoun_agent == "drop"``) and every gold expected passive is
 kept; the script then reports the kept lines' valid share with its Wilson interval (the issue's target is
-0.85) and how many invalid lines the judge refuses at that delta.
+0.85) and how many invalid lines the reading refuses at that delta.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import math
 from pathlib import Path
 
 from perturbations.passive import PassiveVoice, sentence_pair
-from perturbations.passive.naturalness import NATURALNESS_DELTA, PLL_SPACING, context_signature, judge
+from perturbations.passive.naturalness import NATURALNESS_DELTA, PLL_SPACING, context_signature, read
 from reports.stats import wilson_interval
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -37,7 +37,7 @@ def rows(path: Path) -> list[dict]:
 
 
 def decisive(items: list[tuple[str, str, str]]) -> list[float | None]:
-    """The lowest judged difference of the clauses the grammar rewrites in each (text, variant, pronoun_agent);
+    """The lowest read difference of the clauses the grammar rewrites in each (text, variant, pronoun_agent);
     ``None`` where the grammar no longer makes that variant."""
     grammars = {mode: PassiveVoice(naturalness_delta=None, pronoun_agent=mode) for mode in ("drop", "keep")}
     pairs, owners = [], []
@@ -50,8 +50,8 @@ def decisive(items: list[tuple[str, str, str]]) -> list[float | None]:
             pairs.append(sentence_pair(text, facts["sentence"], edit))
             owners.append(k)
     out: list[float | None] = [None] * len(items)
-    for k, judgement in zip(owners, judge(pairs, spacing=PLL_SPACING)):
-        out[k] = judgement.difference if out[k] is None else min(out[k], judgement.difference)
+    for k, reading in zip(owners, read(pairs, spacing=PLL_SPACING)):
+        out[k] = reading.difference if out[k] is None else min(out[k], reading.difference)
     return out
 
 

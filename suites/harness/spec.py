@@ -218,9 +218,10 @@ def suite_dir() -> Path:
     return Path(__file__).resolve().parents[1]
 
 
-#: other names of a shipped suite, taken wherever a suite name is: TextFooler's suite is named for the paper's
-#: test (``text_transformation``) while its perturbation kind and validity card are ``textfooler``
-SUITE_ALIASES = {"textfooler": "text_transformation"}
+#: other names of a shipped suite, taken wherever a suite name is: ``text_transformation`` (the RoMe paper's
+#: name for TextFooler's test) names the ``textfooler`` suite, and the ``suite`` field of the lines of the
+#: ``textfooler`` validity cards holds it
+SUITE_ALIASES = {"text_transformation": "textfooler"}
 
 
 def suite_aliases(name: str) -> list[str]:

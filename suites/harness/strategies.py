@@ -2,7 +2,7 @@
 
 Suites and tests share these so that a property ("the synonym keeps the token count") is
 checked on the kind of text the harness really perturbs (Novikova et al. 2017 human
-references, see ``../shared/README.md``) and on text built to break things.
+references, shipped in ``rome/data/datasets/novikova2017/``) and on text built to break things.
 """
 
 from __future__ import annotations

@@ -375,7 +375,7 @@ def shipped_validity(cards: Path | list[Path] | None = None, data: list[str] | N
             card = suite.build_perturbation().card_name()
             for expectation in expectations:
                 status = statuses.get(expectation, CardStatus(card, expectation, UNMEASURED))
-                rows.append((suite.corpus, suite_name, card, status))
+                rows.append((suite.corpus, suite.name, card, status))
     return rows
 
 

@@ -1,4 +1,4 @@
-"""Case 4 of the RoMe paper (section 4.6): TextFooler replaces two words by similar words.
+"""Case 4 of the RoMe paper (section 4.6, its "text transformation"): TextFooler replaces two words by similar words.
 
 Meaning and grammar are meant to be kept, so the score should stay.
 """
@@ -6,7 +6,7 @@ Meaning and grammar are meant to be kept, so the score should stay.
 from suites.harness import ALL, CorpusSource, Invariant, Perturb, Suite
 
 SUITE = Suite(
-    name="text_transformation",
+    name="textfooler",
     description="Two words of a human paraphrase replaced by similar words (TextFooler).",
     data=CorpusSource("dialogue"),  # any shipped corpus or JSONL with --data (rome suite --list-corpora)
     n=200,
