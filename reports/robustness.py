@@ -351,6 +351,11 @@ def provenance_notes(report: RobustnessReport) -> list[str]:
         for metric, sig in suite.summary.get("signatures", {}).items():
             signatures[metric].add(str(sig))
     notes += [f"Signature {m}: {' / '.join(sorted(s))}" for m, s in signatures.items()]
+    versions: dict[str, int] = defaultdict(int)
+    for suite in [*report.suites, *report.not_applicable]:
+        versions[str(suite.summary.get("code") or "an unrecorded code version")] += 1
+    notes += [f"{count} suite output{'s' if count > 1 else ''} produced by rome suite, {version}"
+              for version, count in versions.items()]
     notes += [f"Not applicable: {s.name} on {s.corpus} (the perturbation changed none of the "
               f"{(s.summary.get('coverage') or {}).get('texts_tried', '?')} texts tried)" for s in report.not_applicable]
     notes.append(f"Produced by rome report robustness, {provenance()}")

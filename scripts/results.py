@@ -29,12 +29,12 @@ SECTIONS: tuple[tuple[str, str, str], ...] = (
     ("Robustness of the metrics to perturbations (rows \"(judged)\": the check on the cases a reader judged)",
      "robustness/robustness.md",
      "`rome suite SUITE --data CORPUS` (every suite, every shipped corpus), then `rome report robustness --from rome-out`"),
-    ("Validity of the perturbations (cards judged blind)", "validity.md", "`rome validity`"),
-    ("Validity on held-out corpora (cards outside the package)", "validity-heldout.md",
+    ("Validity of the perturbations (cards judged blind)", "job/validity.md", "`rome validity`"),
+    ("Validity on held-out corpora (cards outside the package)", "job/validity-heldout.md",
      "`rome validity --cards docs/heldout-cards --data FILE` (one per held-out corpus)"),
     ("DEMETR challenge set: accuracy per category", "challenge-demetr/accuracy.md",
      "`rome challenge demetr --metric all --out rome-out/challenge-demetr`"),
-    ("Speed", "bench.md", "`rome bench --n 1000`"),
+    ("Speed", "job/bench.md", "`rome bench --n 1000`"),
 )
 
 
@@ -105,6 +105,22 @@ def halves_section() -> str:
     return buffer.getvalue()
 
 
+class _ResultsPage:
+    """The results page as an output kind of the project's writer: a file whose first line is the page's title."""
+
+    description = "a results page of scripts/results.py"
+    fields = frozenset({"# Results"})
+    jsonl = False
+
+    @staticmethod
+    def recognises(path: Path) -> bool:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            return handle.readline().rstrip("\n") in ("# Results", "")
+
+
+RESULTS_PAGE = _ResultsPage()
+
+
 def build_page(source: Path, note: str = "") -> str:
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     sections, recorded = [], {}
@@ -143,7 +159,16 @@ def main(argv: list[str] | None = None) -> int:
     if not args.source.is_dir():
         print(f"results.py: {args.source}: no such folder; run bash scripts/main_job.sh first", file=sys.stderr)
         return 2
-    args.out.write_text(build_page(args.source, args.note), encoding="utf-8")
+    from rome.core.errors import InputError
+    from rome.core.files import safe_output
+
+    page = build_page(args.source, args.note)
+    try:  # the project's writer: locked, atomic, and only over a results page this script wrote
+        with safe_output(args.out, RESULTS_PAGE, inputs=[("the --from folder", args.source)], flag="--out") as handle:
+            handle.write(page)
+    except InputError as error:
+        print(f"results.py: {error}", file=sys.stderr)
+        return 2
     print(f"wrote {args.out}", file=sys.stderr)
     return 0
 
