@@ -1,7 +1,7 @@
 """The README's main job runs through: every step it takes, small (``scripts/main_job.py --smoke``).
 
-The full job takes most of an hour, so CI runs the same steps in the same order on two cases per suite with
-BLEU only (every suite on every shipped corpus, rome validity, the robustness and correlation tables, DEMETR,
+The full job takes most of an hour, so CI runs the same steps in the same order on six cases per suite with
+chrF only (every suite on every shipped corpus, rome validity, the robustness and correlation tables, DEMETR,
 the results page): a step that would stop the job (an exit other than a finding or a suite that does not
 apply) fails this test.
 """
