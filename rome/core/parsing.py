@@ -8,6 +8,7 @@ has its English models (none can be downloaded here).
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -52,11 +53,23 @@ class ParsedText:
     parser: str
 
     def children(self, i: int) -> list[Token]:
-        return [t for t in self.tokens if t.head == i and t.i != i]
+        """Token ``i``'s dependents, in text order (looked up, not searched: rules ask for every token's)."""
+        return list(self._children.get(i, ()))
 
     @property
     def roots(self) -> list[Token]:
-        return [t for t in self.tokens if t.head == t.i]
+        return list(self._children.get(None, ()))
+
+    def __getstate__(self) -> dict:
+        return {k: v for k, v in self.__dict__.items() if k != "_children"}  # a copy rebuilds its index
+
+    @functools.cached_property
+    def _children(self) -> dict[int | None, list[Token]]:
+        """Head index -> its dependents (``None`` -> the roots), built in one pass on first use."""
+        index: dict[int | None, list[Token]] = {}
+        for token in self.tokens:
+            index.setdefault(None if token.head == token.i else token.head, []).append(token)
+        return index
 
 
 class Parser(Protocol):
