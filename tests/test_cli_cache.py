@@ -232,10 +232,10 @@ def test_a_hit_while_another_process_writes_is_served_without_waiting_for_its_lo
     assert cache.count("sig") == 2
 
 
-@pytest.mark.parametrize("limit", ["inf", "1e400"])
+@pytest.mark.parametrize("limit", ["inf", "1e400", "1e308", "1.7e308"])
 def test_an_infinite_max_mb_is_no_size_limit(cache_dir, capsys, limit):
-    """``--max-mb inf`` (or a number too large for a float) means no size limit: nothing is dropped for size, the
-    other rules still apply, and no OverflowError escapes."""
+    """``--max-mb inf`` (or a number too large for a float, or whose bytes are: 1e308 MB raised OverflowError, N01)
+    means no size limit: nothing is dropped for size, the other rules still apply, and no OverflowError escapes."""
     path = cache_dir / "scores.sqlite"
     cache = ScoreCache(path)
     cache.put_many("old", pairs("old", 20))

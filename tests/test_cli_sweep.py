@@ -8,6 +8,7 @@ one-line error naming the file and line (rome/core/jsonl.py); a dead Ray address
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import shutil
@@ -580,3 +581,93 @@ def test_a_command_never_writes_its_folder_over_its_own_input(tmp_path, capsys, 
     before = inside.read_bytes()
     refused(capsys, argv, "holds the", "give another --out")
     assert inside.read_bytes() == before
+
+
+# -- issue 42 item 11, X06 and X07: a text of one long line -------------------------------------------------
+PARAGRAPH = ("The council said that the colour of the theatre was organised by the neighbour's favourite centre. "
+             "She thinks the programme is good and I know that it is cheap. In London the police arrested the man. "
+             "We realised the harbor was full. ")
+
+
+class CountingTokens(tuple):
+    """A parse's tokens that count every token read (by iteration, index or slice): the work of a rule set."""
+
+    reads: int
+
+    def __new__(cls, tokens):
+        counted = super().__new__(cls, tokens)
+        counted.reads = 0
+        return counted
+
+    def __iter__(self):
+        for token in super().__iter__():
+            self.reads += 1
+            yield token
+
+    def __getitem__(self, key):
+        got = super().__getitem__(key)
+        self.reads += len(got) if isinstance(key, slice) else 1
+        return got
+
+
+@pytest.mark.parametrize("kind", ["spelling", "optional_that", "passive"])
+def test_x06_a_rewrite_reads_each_token_of_a_long_text_a_bounded_number_of_times(kind):
+    """X06: on one long line spelling and optional_that took time growing with the square of its length
+    (spelling 120 KB 8.7 s, 240 KB 79 s): each token looked at every token before it or read them all."""
+    from perturbations.registry import build_perturbation
+    from rome.core.parsing import get_parser
+
+    perturbation = build_perturbation(kind)
+    per_token = []
+    for copies in (4, 16):
+        parsed = get_parser().parse_one(PARAGRAPH * copies)
+        counted = dataclasses.replace(parsed, tokens=CountingTokens(parsed.tokens))
+        if kind == "passive":
+            from perturbations.passive import clause_heads
+
+            assert clause_heads(counted)
+        else:
+            assert all(perturbation.edits(counted, direction) for direction in perturbation.directions)
+        per_token.append(counted.tokens.reads / len(parsed.tokens))
+    assert per_token[1] < 1.5 * per_token[0], per_token  # 4 times the text: 4 times the reads, not 16
+
+
+def test_x07_a_text_over_spacys_limit_is_parsed_in_pieces_at_sentence_ends():
+    """X07: spaCy refuses a text over ``nlp.max_length`` (E088); the parser cuts it after a sentence's end
+    into pieces under the limit and joins their parses (indices, heads and offsets into the whole text)."""
+    from rome.core.parsing import SpacyParser, get_parser
+
+    text = PARAGRAPH * 12
+    parser = SpacyParser()
+    parser.nlp.max_length = 1000
+    parsed = parser.parse_one(text)
+    whole = get_parser().parse_one(text)
+    assert parsed.text == text and "".join(t.text + t.whitespace for t in parsed.tokens) == text
+    assert [t.i for t in parsed.tokens] == list(range(len(parsed.tokens)))
+    assert all(text[t.idx : t.idx + len(t.text)] == t.text for t in parsed.tokens)
+    assert [t.text for t in parsed.tokens] == [t.text for t in whole.tokens]
+    assert all(parsed.tokens[t.head].text == whole.tokens[t.head].text for t in parsed.tokens)
+    assert len(parsed.roots) >= 3 * 12 // 2  # one tree per piece at least: no head crosses a cut
+    spans = [parsed.tokens[e.start : e.end] for e in parsed.entities]
+    assert parsed.entities and all(text[s[0].idx : s[-1].idx + len(s[-1].text)] == e.text
+                                   for s, e in zip(spans, parsed.entities))
+
+
+@pytest.mark.parametrize("kind", ["spelling", "optional_that", "passive"])
+def test_x07_rome_perturb_on_a_line_over_spacys_limit_writes_its_variants(tmp_path, capsys, monkeypatch, kind):
+    """X07: a text over 1,000,000 characters failed with spaCy's E088 traceback, exit 1 (the limit is lowered
+    here, on the real parser, so that the test parses a short text)."""
+    from rome.core.parsing import get_parser
+
+    parser = get_parser()
+    monkeypatch.setattr(parser.nlp, "max_length", 1000)
+    parser.clear_cache()
+    src = tmp_path / "long.jsonl"
+    src.write_text(json.dumps({"id": "long", "text": PARAGRAPH * 12}) + "\n", encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    try:
+        assert main(["perturb", "--kind", kind, "--input", str(src), "--output", str(out)]) == 0
+    finally:
+        parser.clear_cache()  # parses made in pieces are not kept for later tests
+    row = json.loads(out.read_text(encoding="utf-8"))
+    assert row["variants"] and all(v["text"] != row["text"] for v in row["variants"])

@@ -257,6 +257,77 @@ def test_n06_sigterm_keeps_every_rating_in_the_store_file_alone(tmp_path):
     assert sorted(row["case_id"] for row in rows) == ["c0", "c1", "c2"]
 
 
+# -- X05: an output folder holding only the user's empty folders ----------------------------------------
+def test_x05_a_users_empty_subfolder_survives_a_run_into_its_folder(tmp_path, small):
+    """X05: ``mkdir -p out/photos_to_sort; rome suite ... --out out`` swapped the folder whole and deleted it."""
+    out = tmp_path / "out"
+    (out / "photos_to_sort" / "later").mkdir(parents=True)
+    assert main(suite(small, out)) in (0, 1)
+    assert (out / "photos_to_sort" / "later").is_dir() and (out / "summary.json").is_file()
+    assert main(suite(small, out, "--seed", "5")) in (0, 1)  # a rerun replaces rome's files, keeps the folder
+    assert (out / "photos_to_sort" / "later").is_dir()
+    assert json.loads((out / "summary.json").read_text())["sample"]["seed"] == 5
+
+
+# -- X04: the working folder (or one above it) as the output folder ------------------------------------------
+@pytest.mark.parametrize("out", [".", "..", "../.."])
+def test_x04_the_working_folder_or_one_above_it_is_refused_before_any_work(tmp_path, small, capsys, monkeypatch, out):
+    """X04: ``rome suite ... --out .`` swapped the working folder itself: the shell was left in a deleted folder."""
+    here = tmp_path / "runs" / "empty"
+    here.mkdir(parents=True)
+    monkeypatch.chdir(here)
+    err = refused(capsys, suite(small, Path(out)), f"--out {out}", "the working folder")
+    assert "scoring" not in err
+    assert os.path.samefile(os.getcwd(), here) and os.listdir(here) == []
+    assert sorted(os.listdir(tmp_path)) == ["runs", "small.jsonl"]  # no staging folder or lock beside any of them
+
+
+# -- X08: a single-file output stopped by SIGTERM ----------------------------------------------------------
+def _partials(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.iterdir() if p.name.endswith(".partial"))
+
+
+def test_x08_sigterm_leaves_no_partial_file(tmp_path):
+    """X08: ``timeout 5 rome perturb ... --output o.jsonl`` left ``.o.jsonl.XXXX.partial``, which stayed."""
+    src = tmp_path / "big.jsonl"
+    src.write_text("".join(json.dumps({"id": i, "text": f"the hotel {i} is cheap and near the river"}) + "\n"
+                           for i in range(100_000)), encoding="utf-8")
+    out = tmp_path / "o.jsonl"
+    proc = subprocess.Popen([sys.executable, "-m", "reports.cli", "perturb", "--kind", "repetition", "--input", str(src),
+                             "--output", str(out)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while not _partials(tmp_path) and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert _partials(tmp_path), f"no partial output appeared (exit {proc.poll()})"
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(10)
+    assert proc.returncode == 130 and "Traceback" not in err, err
+    assert _partials(tmp_path) == [] and not out.exists()
+
+
+def test_x08_a_later_run_removes_the_partial_files_a_killed_run_left(tmp_path, capsys):
+    """What SIGKILL leaves (no handler runs) goes with the next run on the same output; nothing else does."""
+    src = tmp_path / "in.jsonl"
+    src.write_text(json.dumps({"id": 1, "text": "the hotel is cheap"}) + "\n", encoding="utf-8")
+    out = tmp_path / "o.jsonl"
+    stale = tmp_path / ".o.jsonl.k3x_9a0b.partial"
+    stale.write_text('{"id": 0, "text": "half a row')
+    kept = [".o.jsonl.k3x_9a0b.partial.mine", ".other.jsonl.k3x_9a0b.partial", ".o.jsonl.toolong123.partial",
+            "o.jsonl.k3x_9a0b.partial"]
+    for name in kept:
+        (tmp_path / name).write_text("not rome's temporary file of o.jsonl\n")
+    (tmp_path / ".o.jsonl.dir12345.partial").mkdir()  # a folder of that name is not what a file output leaves
+    assert main(["perturb", "--kind", "repetition", "--input", str(src), "--output", str(out)]) == 0
+    assert not stale.exists() and out.is_file()
+    assert all((tmp_path / name).read_text() == "not rome's temporary file of o.jsonl\n" for name in kept)
+    assert (tmp_path / ".o.jsonl.dir12345.partial").is_dir()
+
+
 # -- trainers write to the cache or --out, never the package -----------------------------------------------
 def test_trainers_default_to_the_cache_folder_not_the_package(tmp_path, monkeypatch):
     from rome.context import train as context_train

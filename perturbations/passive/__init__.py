@@ -155,8 +155,9 @@ def clause_heads(parsed: ParsedText) -> list:
     subordinator ("because the storm flooded ...": ``advcl``) and coordinated ones ("... and the court
     released ...": ``conj``). Each is checked like a main clause by :func:`find_clause`."""
     heads = list(parsed.roots)
+    chosen = {head.i for head in heads}  # looked up per token: a long text has as many heads as sentences
     for tok in parsed.tokens:
-        if tok.dep in ("ccomp", "conj", "advcl") and tok.pos == "VERB" and parsed.tokens[tok.head] in heads:
+        if tok.dep in ("ccomp", "conj", "advcl") and tok.pos == "VERB" and tok.head in chosen:
             kids = parsed.children(tok.i)
             marks = [c for c in kids if c.dep == "mark" or c.dep == "advmod" and c.tag == "WRB"
                      and c.i == min(members(parsed, tok.i)) and c.text.lower() in SUBORDINATORS]
@@ -168,6 +169,7 @@ def clause_heads(parsed: ParsedText) -> list:
                 continue  # "helped Brooks and Groening create The Simpsons": a bare infinitive, not a finite clause
             if any(c.dep == "nsubj" for c in kids) and all(m.text.lower() in SUBORDINATORS for m in marks):
                 heads.append(tok)
+                chosen.add(tok.i)
     return heads
 
 

@@ -97,9 +97,15 @@ def spelling_pairs() -> tuple[dict[str, str], dict[str, str]]:
     return to_american, {a: b for a, b in to_british.items() if a not in shared and a not in to_american}
 
 
-def _sentence_start(parsed: ParsedText, i: int) -> bool:
-    prev = [t for t in parsed.tokens[:i] if t.text not in QUOTES and t.text not in ("(", "[")]
-    return not prev or prev[-1].text in (".", "!", "?", ":", "…")
+def _sentence_starts(parsed: ParsedText) -> list[bool]:
+    """Per token: whether the last token before it, quotes and opening brackets aside, ends a sentence (or
+    there is none). One pass over the text: a long text has as many tokens to ask about as to look back on."""
+    starts, last = [], None
+    for tok in parsed.tokens:
+        starts.append(last is None or last in (".", "!", "?", ":", "…"))
+        if tok.text not in QUOTES and tok.text not in ("(", "["):
+            last = tok.text
+    return starts
 
 
 def _quoted(parsed: ParsedText) -> set[int]:
@@ -120,12 +126,13 @@ def changeable(parsed: ParsedText) -> list[int]:
     from perturbations.language.names import name_spans
 
     named = {i for start, end in name_spans(parsed) for i in range(start, end)} | _quoted(parsed)
+    starts = _sentence_starts(parsed)
     out = []
     for tok in parsed.tokens:
         word = tok.text
         if not word.isalpha() or tok.i in named or tok.ent_type or word.isupper() and len(word) > 1:
             continue
-        if word[0].isupper() and (word[1:] != word[1:].lower() or not _sentence_start(parsed, tok.i)):
+        if word[0].isupper() and (word[1:] != word[1:].lower() or not starts[tok.i]):
             continue  # a capitalised word inside a sentence names something ("Labour", "Center Parcs")
         if tok.i > 0 and parsed.tokens[tok.i - 1].text in ("#", "@") and not parsed.tokens[tok.i - 1].whitespace:
             continue

@@ -2,7 +2,8 @@
 
 Each sub-command lives in its own module exposing ``add_parser(subparsers)``; a module's
 heavy imports happen inside its handler, so ``rome --help`` stays fast. Input problems
-(:class:`InputError`, :class:`ResourceMissingError`) print one line and exit with code 2.
+(:class:`InputError`, :class:`ResourceMissingError`) print one line and exit with code 2. ``kill PID``
+(SIGTERM) stops a run as Ctrl+C does: its temporary files are removed, exit code 130.
 """
 
 from __future__ import annotations
@@ -10,7 +11,10 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import signal
 import sys
+import threading
+from collections.abc import Callable
 
 from rome.core.errors import InputError, ResourceMissingError
 
@@ -36,6 +40,7 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     parser = build_parser()
     args = parser.parse_args(argv)
+    restore = _stop_on_sigterm()
     try:
         return int(args.handler(args) or 0)
     except (InputError, ResourceMissingError) as exc:
@@ -48,6 +53,27 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"rome {args.command}: interrupted", file=sys.stderr)
         return 130
+    finally:
+        restore()
+
+
+def _stop_on_sigterm() -> Callable[[], None]:
+    """Make ``kill PID`` (``timeout``, a batch scheduler) stop a run as Ctrl+C does, so that its temporary
+    files and staging folders are removed; returns what puts the handler it replaced back. Only the main
+    thread can set one; a process forked from this one (a worker pool) keeps the default: it just ends."""
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+    pid = os.getpid()
+
+    def interrupt(signum: int, frame: object) -> None:
+        if os.getpid() != pid:
+            signal.signal(signum, signal.SIG_DFL)
+            os.kill(os.getpid(), signum)
+            return
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    return lambda: signal.signal(signal.SIGTERM, signal.SIG_DFL if previous is None else previous)
 
 
 if __name__ == "__main__":  # pragma: no cover

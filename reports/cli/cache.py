@@ -43,8 +43,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def _max_bytes(max_mb: float | None) -> int | None:
-    """``--max-mb`` in bytes; ``None`` (no size limit) for none or an infinite one ("inf", "1e400")."""
-    return None if max_mb is None or math.isinf(max_mb) else int(max_mb * MB)
+    """``--max-mb`` in bytes; ``None`` (no size limit) for none or one whose bytes no float holds ("inf", "1e400",
+    "1e308")."""
+    size = None if max_mb is None else max_mb * MB
+    return None if size is None or math.isinf(size) else int(size)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -164,7 +164,9 @@ def output_lock(path: Path, flag: str = "--output") -> Iterator[None]:
     The lock is ``fcntl.flock`` on ``.<name>.lock`` beside the file a symlink points to (the output itself
     is replaced by a rename, so a lock on it would not survive); the kernel releases it when the process
     dies, so a killed run never leaves a lock behind. The lock file is removed on release; a run that
-    opened it just before that notices (its inode is gone) and tries again on the new one.
+    opened it just before that notices (its inode is gone) and tries again on the new one. Once the lock is
+    taken, the temporary files a killed run left beside the output are removed (no other run can be writing
+    them), so they do not pile up.
     """
     target = Path(os.path.realpath(path))
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -185,6 +187,7 @@ def output_lock(path: Path, flag: str = "--output") -> Iterator[None]:
             break
         os.close(fd)  # the holder removed the file after we opened it: lock the new one
     try:
+        _remove_stale_partials(target)
         yield
     finally:
         with suppress(OSError):
@@ -192,12 +195,25 @@ def output_lock(path: Path, flag: str = "--output") -> Iterator[None]:
         os.close(fd)
 
 
+def _remove_stale_partials(target: Path) -> None:
+    """Remove the temporary files a killed run left beside ``target``: under its lock no run is writing
+    them. Only :func:`replaced_when_complete`'s own names (``.<name>.`` + ``mkstemp``'s 8 characters +
+    ``.partial``) and only regular files; a killed folder run's staging folder is :func:`_remove_stale`'s."""
+    pattern = re.compile(rf"\.{re.escape(target.name)}\.[a-z0-9_]{{8}}{re.escape(PARTIAL_SUFFIX)}")
+    with suppress(OSError):
+        for entry in os.scandir(target.parent):
+            if pattern.fullmatch(entry.name) and entry.is_file(follow_symlinks=False):
+                with suppress(OSError):
+                    os.unlink(entry.path)
+
+
 @contextmanager
 def replaced_when_complete(path: Path, check: Callable[[Path], Any] | None = None) -> Iterator[TextIO]:
     """A text handle on a temporary file that replaces ``path`` only when the block ends normally.
 
     On any exception (an interrupt included) the temporary file is removed and ``path`` is
-    untouched; only a hard kill can leave a ``.<name>.*.partial`` file behind. A symlink is
+    untouched; only a hard kill can leave a ``.<name>.*.partial`` file behind (the next
+    :func:`output_lock` on ``path`` removes it). A symlink is
     followed, so the file it points to is replaced and the link kept. The new file keeps the
     old one's permissions (or the umask's for a new file). ``check`` is called on the complete
     temporary file before it replaces anything (raise to keep the old file).
@@ -261,6 +277,20 @@ def refuse_unusable_folder(path: str | Path, flag: str = "--out") -> Path:
     return target
 
 
+def refuse_working_folder(target: Path, path: str | Path, flag: str = "--out") -> None:
+    """One-line error when the resolved ``target`` is the working folder or a folder above it: an output
+    folder is replaced by a sibling when the run ends, which would leave the shell (and every relative
+    path of the run) in a deleted folder."""
+    try:
+        here = Path(os.getcwd())
+    except FileNotFoundError:
+        return
+    if target == here or target in here.parents:
+        what = "is the working folder" if target == here else f"holds the working folder {here}"
+        raise InputError(f"{flag} {path} {what}; rome replaces an output folder as a whole when the run ends: "
+                         f"give a folder of its own, such as {Path(path) / 'rome-out'}")
+
+
 def _recorded(target: Path) -> set[str]:
     """The files a run of rome wrote in ``target`` (its manifest), empty when it has none."""
     try:
@@ -296,6 +326,19 @@ def _files_under(folder: Path) -> set[str]:
     return found
 
 
+def _folders_of_others(folder: Path, owned: set[str]) -> set[str]:
+    """Folders under ``folder`` that hold none of rome's files (a user's, empty or not): a folder holding
+    one is never swapped out whole, or they would go with it."""
+    ours = {str(parent) for name in owned for parent in Path(name).parents}
+    found = set()
+    for root, dirs, _ in os.walk(folder):
+        for name in dirs:
+            relative = os.path.relpath(os.path.join(root, name), folder)
+            if relative not in ours:
+                found.add(relative)
+    return found
+
+
 def _exchange(a: Path, b: Path) -> bool:
     """Swap two folders in one step (Linux ``renameat2(RENAME_EXCHANGE)``); False where it is not offered."""
     try:
@@ -321,7 +364,7 @@ def _commit(target: Path, staging: Path, owned: set[str], path: Path, flag: str)
         os.rename(staging, target)
         return
     present = _files_under(target) - {MANIFEST}
-    if present <= owned:  # rome's alone (or empty): the old folder is swapped out whole
+    if present <= owned and not _folders_of_others(target, owned):  # rome's alone (or empty): swapped out whole
         shutil.copymode(target, staging)
         if not _exchange(staging, target):
             old = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}.", suffix=".old"))
@@ -355,11 +398,13 @@ def output_folder(path: str | Path, *, names: Iterable[str] = (), inputs: Iterab
     """The writer of every output folder: yields a folder to write the run's files into (a temporary sibling
     of ``path``) and puts them in place when the block ends normally; on an exception nothing changes.
 
-    Refused at once, with one line: ``path`` is a file or inside the package; an input is (in) the folder;
+    Refused at once, with one line: ``path`` is a file or inside the package; it is the working folder or
+    a folder above it (:func:`refuse_working_folder`); an input is (in) the folder;
     another run holds the folder (``fcntl.flock`` on ``.<name>.lock`` beside it, held for the block, so enter
     it before the work); the folder holds one of ``names`` (the files the command will write) that no earlier
     run recorded writing. Every file written is checked that way again at the end. A folder that holds only
-    rome's files is swapped whole (a reader sees the old run or the new one); files of other names are kept.
+    rome's files is swapped whole (a reader sees the old run or the new one); files of other names and folders
+    holding none of rome's files (empty ones too) are kept.
 
     Nested (this process already writes ``path`` or a folder above it): joins that run, which puts it in place.
     """
@@ -376,6 +421,7 @@ def output_folder(path: str | Path, *, names: Iterable[str] = (), inputs: Iterab
             target.mkdir(parents=True, exist_ok=True)
             yield target
             return
+    refuse_working_folder(target, path, flag)
     refuse_inputs_in_folder(path, inputs, flag)
     beside = next(folder for folder in target.parents if folder.exists())
     if not os.access(beside, os.W_OK | os.X_OK):

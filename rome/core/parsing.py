@@ -8,6 +8,8 @@ has its English models (none can be downloaded here).
 
 from __future__ import annotations
 
+import functools
+import re
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -52,11 +54,23 @@ class ParsedText:
     parser: str
 
     def children(self, i: int) -> list[Token]:
-        return [t for t in self.tokens if t.head == i and t.i != i]
+        """Token ``i``'s dependents, in text order (looked up, not searched: rules ask for every token's)."""
+        return list(self._children.get(i, ()))
 
     @property
     def roots(self) -> list[Token]:
-        return [t for t in self.tokens if t.head == t.i]
+        return list(self._children.get(None, ()))
+
+    def __getstate__(self) -> dict:
+        return {k: v for k, v in self.__dict__.items() if k != "_children"}  # a copy rebuilds its index
+
+    @functools.cached_property
+    def _children(self) -> dict[int | None, list[Token]]:
+        """Head index -> its dependents (``None`` -> the roots), built in one pass on first use."""
+        index: dict[int | None, list[Token]] = {}
+        for token in self.tokens:
+            index.setdefault(None if token.head == token.i else token.head, []).append(token)
+        return index
 
 
 class Parser(Protocol):
@@ -130,19 +144,52 @@ class SpacyParser(_CachedParser):
         return self._nlp
 
     def _parse_many(self, texts: list[str]) -> list[ParsedText]:
-        return [self._convert(doc) for doc in self.nlp.pipe(texts, batch_size=256)]
+        limit = self.nlp.max_length
+        pieces = [text_pieces(text, limit) for text in texts]
+        docs = iter(self.nlp.pipe([text[start:end] for text, cuts in zip(texts, pieces) for start, end in cuts],
+                                  batch_size=256))
+        return [self._convert(text, [(start, next(docs)) for start, _ in cuts]) for text, cuts in zip(texts, pieces)]
 
-    def _convert(self, doc) -> ParsedText:
-        tokens = tuple(
-            Token(
-                i=t.i, text=t.text, lemma=t.lemma_, pos=t.pos_, tag=t.tag_, dep=t.dep_,
-                head=t.head.i, idx=t.idx, whitespace=t.whitespace_, ent_type=t.ent_type_,
-                morph=str(t.morph),
+    def _convert(self, text: str, docs: list) -> ParsedText:
+        """One parse of ``text`` from the docs of its pieces (``(offset, doc)``): indices, heads and offsets
+        of each piece's tokens and entities shifted to the whole text."""
+        tokens: list[Token] = []
+        ents: list[Entity] = []
+        for offset, doc in docs:
+            base = len(tokens)
+            tokens.extend(
+                Token(
+                    i=base + t.i, text=t.text, lemma=t.lemma_, pos=t.pos_, tag=t.tag_, dep=t.dep_,
+                    head=base + t.head.i, idx=offset + t.idx, whitespace=t.whitespace_, ent_type=t.ent_type_,
+                    morph=str(t.morph),
+                )
+                for t in doc
             )
-            for t in doc
-        )
-        ents = tuple(Entity(e.start, e.end, e.label_, e.text) for e in doc.ents)
-        return ParsedText(doc.text, tokens, ents, self.name)
+            ents.extend(Entity(base + e.start, base + e.end, e.label_, e.text) for e in doc.ents)
+        return ParsedText(text, tuple(tokens), tuple(ents), self.name)
+
+
+#: where a text over the parser's limit is cut, best first: after a line, a sentence's end, any space
+_CUTS = (re.compile(r"\n"), re.compile(r"[.!?…][\"'”’)\]]*\s"), re.compile(r"\s"))
+
+
+def text_pieces(text: str, limit: int) -> list[tuple[int, int]]:
+    """``(start, end)`` of consecutive pieces of ``text`` of at most ``limit`` characters, the whole text when
+    it is short enough. spaCy refuses a longer text (E088); a piece ends after the last line break, else the
+    last sentence end, else the last space before the limit (a cut inside a word only where it has none)."""
+    pieces, start = [], 0
+    while len(text) - start > limit:
+        window = text[start : start + limit]
+        end = limit
+        for cut in _CUTS:
+            found = [match.end() for match in cut.finditer(window)]
+            if found:
+                end = found[-1]
+                break
+        pieces.append((start, start + end))
+        start += end
+    pieces.append((start, len(text)))
+    return pieces
 
 
 class StanzaParser(_CachedParser):
