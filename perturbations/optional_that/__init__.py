@@ -25,7 +25,18 @@ clause that can take one given it (``"insert"``). Read on spaCy's parse:
   think is best?" has its subject moved out, where "that" is ungrammatical), the verb having its own
   subject and not being a parenthetical ("It is, I think, fine"), a "let's say" supposition or a
   comment clause ("like I said"), and the clause finite ("I found the hotel in your range" is a noun
-  object, "I don't see them doing it" a non-finite clause: "that" makes either ungrammatical).
+  object, "I don't see them doing it" a non-finite clause: "that" makes either ungrammatical);
+* no insertion where a wh-word stands before the verb and was moved out of its clause ("Who do you think
+  Snoke is?", "What do you believe the city will look like?", "I know what you think he did"): "that"
+  after the verb of a wh-extraction is ungrammatical (the *that*-trace effect) or at best strained;
+  a wh-word of a relative or adverbial clause ("the man who came said ...", "when I arrived, I saw ...")
+  is no extraction (:func:`_wh_extracted`);
+* no insertion before a subject that could be read as the verb's noun object: a verb that also takes
+  one (not :data:`CLAUSE_VERBS`) gets "that" only before a subject pronoun ("I saw he was gone", not "I
+  saw Dáda's wreath and Lucie has some", where the words after "saw" are its object), and no verb gets it
+  before a coordinated subject ("X and Y ..." may be an object and a new clause);
+* letter case: in upper-case text the inserted word is "THAT"; a verb written with a capital inside its
+  sentence is a title-case heading's ("He Said That The Hotel Was Full"), left alone either way.
 
 A text with nothing to drop or insert is skipped. Needs only the shared spaCy parser.
 """
@@ -47,6 +58,12 @@ DROP_VERBS = NP_VERBS | PRONOUN_VERBS
 INSERT_VERBS = DROP_VERBS | frozenset({"find", "notice", "learn", "understand", "agree", "admit", "announce",
                                        "report", "state", "argue", "explain", "confirm", "decide", "mention",
                                        "see", "hear", "show", "remember", "forget", "promise", "insist"})
+#: verbs that take no noun object before a clause: "that" is inserted before any subject
+CLAUSE_VERBS = NP_VERBS | frozenset({"agree", "insist", "suppose"})
+#: subject pronouns no verb takes as its object ("saw he" is no noun phrase): before these any verb takes "that"
+NOMINATIVE = frozenset({"i", "he", "she", "we", "they", "there"})
+#: dependencies of a clause a wh-word may belong to without being moved out of the complement
+OTHER_CLAUSES = ("relcl", "advcl", "acl", "csubj", "csubjpass")
 #: personal pronouns that open a clause unambiguously as its subject ("there" as an expletive)
 SUBJECT_PRONOUNS = frozenset({"i", "he", "she", "we", "they", "you", "it", "there"})
 SUBJECT_DEPS = ("nsubj", "nsubjpass", "expl")
@@ -104,6 +121,35 @@ def _finite(parsed: ParsedText, clause: Token) -> bool:
     return any(c.dep in ("aux", "auxpass") and c.tag in FINITE_TAGS for c in parsed.children(clause.i))
 
 
+def _wh_extracted(parsed: ParsedText, verb: Token) -> bool:
+    """Whether a wh-word before ``verb`` in its sentence was moved out of a clause: one whose way up the
+    parse to ``verb`` (or to the sentence's root) passes through no relative or adverbial clause."""
+    tokens = parsed.tokens
+    root = _root(parsed, verb.i)
+    for wh in tokens[: verb.i]:
+        if wh.tag not in WH_TAGS or _root(parsed, wh.i) != root:
+            continue
+        j = wh.i
+        while j != verb.i and tokens[j].dep not in OTHER_CLAUSES and tokens[j].head != j:
+            j = tokens[j].head
+        if j == verb.i or tokens[j].dep not in OTHER_CLAUSES:
+            return True
+    return False
+
+
+def _root(parsed: ParsedText, i: int) -> int:
+    seen = set()
+    while parsed.tokens[i].head != i and i not in seen:
+        seen.add(i)
+        i = parsed.tokens[i].head
+    return i
+
+
+def _title_case(word: Token) -> bool:
+    """A word capitalised but not upper-case: a verb written so inside its sentence is a heading's."""
+    return word.text[:1].isupper() and not (len(word.text) > 1 and word.text.isupper())
+
+
 def _coordinated_that(parsed: ParsedText, clause: Token) -> bool:
     """Whether the clause is coordinated with another clause (either side) that has a "that"."""
     linked = [c for c in parsed.children(clause.i) if c.dep == "conj"]
@@ -136,6 +182,8 @@ class OptionalThat(TwoWayRewrite):
             verb = tokens[clause.head]
             if verb.i != that.i - 1 or not verb.whitespace or not _verb_ok(parsed, verb, DROP_VERBS):
                 continue
+            if _title_case(verb) or _title_case(that):
+                continue  # a title-case heading keeps its "That"
             subject = _subject(parsed, clause)
             if subject is None or _coordinated_that(parsed, clause):
                 continue
@@ -184,5 +232,14 @@ class OptionalThat(TwoWayRewrite):
                 continue
             if first.tag in WH_TAGS or first.pos == "PUNCT" or first.text.lower() in ("that", "if", "whether"):
                 continue
-            edits.append(Edit(first.idx, first.idx, "", "that "))
+            if _wh_extracted(parsed, verb):
+                continue
+            if any(c.dep == "conj" for c in parsed.children(subject.i)):
+                continue  # "saw X and Y has ...": X may be the verb's object, Y a new clause's subject
+            if lemma_of(verb) not in CLAUSE_VERBS and subject.text.lower() not in NOMINATIVE:
+                continue  # "saw Dáda's wreath ...": a noun phrase after such a verb reads as its object
+            upper = len(verb.text) > 1 and verb.text.isupper()
+            if _title_case(verb) or upper != (first.text.isupper() and (len(first.text) > 1 or first.text == "I")):
+                continue  # a heading in title case, or a verb and subject of different case
+            edits.append(Edit(first.idx, first.idx, "", "THAT " if upper else "that "))
         return edits
