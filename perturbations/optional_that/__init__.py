@@ -32,9 +32,13 @@ clause that can take one given it (``"insert"``). Read on spaCy's parse:
   a wh-word of a relative or adverbial clause ("the man who came said ...", "when I arrived, I saw ...")
   is no extraction (:func:`_wh_extracted`);
 * no insertion before a subject that could be read as the verb's noun object: a verb that also takes
-  one (not :data:`CLAUSE_VERBS`) gets "that" only before a subject pronoun ("I saw he was gone", not "I
+  one (not :data:`CLAUSE_VERBS`) gets "that" only before a personal pronoun subject ("I saw he was gone", not "I
   saw Dáda's wreath and Lucie has some", where the words after "saw" are its object), and no verb gets it
   before a coordinated subject ("X and Y ..." may be an object and a new clause);
+* no insertion in a clause inside another complement ("said he thought it was": "that" is not stacked)
+  nor after a reporting verb that follows a quotation ('"...", she said she experienced'), and no drop
+  before a clause opening with a particle or adverb ("thinks that about 3 billion people ..."), which would
+  join the verb ("thinks about");
 * letter case: in upper-case text the inserted word is "THAT"; a verb written with a capital inside its
   sentence is a title-case heading's ("He Said That The Hotel Was Full"), left alone either way.
 
@@ -60,8 +64,7 @@ INSERT_VERBS = DROP_VERBS | frozenset({"find", "notice", "learn", "understand", 
                                        "see", "hear", "show", "remember", "forget", "promise", "insist"})
 #: verbs that take no noun object before a clause: "that" is inserted before any subject
 CLAUSE_VERBS = NP_VERBS | frozenset({"agree", "insist", "suppose"})
-#: subject pronouns no verb takes as its object ("saw he" is no noun phrase): before these any verb takes "that"
-NOMINATIVE = frozenset({"i", "he", "she", "we", "they", "there"})
+QUOTE_MARKS = ('"', "“", "”", "'", "‘", "’", "``", "''")
 #: dependencies of a clause a wh-word may belong to without being moved out of the complement
 OTHER_CLAUSES = ("relcl", "advcl", "acl", "csubj", "csubjpass")
 #: personal pronouns that open a clause unambiguously as its subject ("there" as an expletive)
@@ -145,6 +148,16 @@ def _root(parsed: ParsedText, i: int) -> int:
     return i
 
 
+def _after_quotation(parsed: ParsedText, word: Token) -> bool:
+    """Whether ``word`` follows a quotation mark, across commas only: it opens a reporting clause."""
+    j = word.i - 1
+    while j >= 0 and parsed.tokens[j].pos == "PUNCT":
+        if any(q in parsed.tokens[j].text for q in QUOTE_MARKS):
+            return True
+        j -= 1
+    return False
+
+
 def _title_case(word: Token) -> bool:
     """A word capitalised but not upper-case: a verb written so inside its sentence is a heading's."""
     return word.text[:1].isupper() and not (len(word.text) > 1 and word.text.isupper())
@@ -193,6 +206,8 @@ class OptionalThat(TwoWayRewrite):
             first = tokens[words[0]]
             if first.text.lower() in ("that", "this", "these", "those") or first.tag in WH_TAGS:
                 continue
+            if first.pos in ("ADP", "ADV", "PART"):
+                continue  # "thinks that about 3 billion ..." -> "thinks about ...": a particle would join the verb
             pronoun = len(words) == 1 and first.text.lower() in SUBJECT_PRONOUNS
             if not pronoun:
                 if lemma_of(verb) not in NP_VERBS or len(words) > MAX_SUBJECT:
@@ -219,6 +234,10 @@ class OptionalThat(TwoWayRewrite):
             speaker = _subject(parsed, verb)
             if speaker.i > 0 and tokens[speaker.i - 1].text.lower() in ("like", "as"):
                 continue  # "like I said there are ...": a comment clause takes no "that"
+            if speaker.i > verb.i or _after_quotation(parsed, speaker):
+                continue  # '"...," said X', '"...", she said she ...': a reporting clause, not a clause's verb
+            if verb.dep == "ccomp":
+                continue  # "said he thought it was": "that" in the outer clause only, never stacked
             if not _finite(parsed, clause):
                 continue
             if any(c.dep == "mark" for c in parsed.children(clause.i)):
@@ -236,7 +255,7 @@ class OptionalThat(TwoWayRewrite):
                 continue
             if any(c.dep == "conj" for c in parsed.children(subject.i)):
                 continue  # "saw X and Y has ...": X may be the verb's object, Y a new clause's subject
-            if lemma_of(verb) not in CLAUSE_VERBS and subject.text.lower() not in NOMINATIVE:
+            if lemma_of(verb) not in CLAUSE_VERBS and subject.text.lower() not in SUBJECT_PRONOUNS:
                 continue  # "saw Dáda's wreath ...": a noun phrase after such a verb reads as its object
             upper = len(verb.text) > 1 and verb.text.isupper()
             if _title_case(verb) or upper != (first.text.isupper() and (len(first.text) > 1 or first.text == "I")):

@@ -32,4 +32,8 @@ EXAMPLES = (
     changes("I THINK YOU WILL LIKE IT.", "I THINK THAT YOU WILL LIKE IT.", why="upper-case text, upper-case word"),
     skips("He Said That The Hotel Was Full", "a title-case heading keeps its 'That'"),
     skips("I Think You Will Like It", "a title-case heading takes no lower-case 'that'"),
+    changes("He said he thought it was unlikely.", "He said that he thought it was unlikely.",
+            why="'that' in the outer clause only, never stacked"),
+    skips("“It is hard”, she said she experienced.", "a reporting clause after a quotation"),
+    skips("The WHO thinks that about 3 billion people die early.", "'thinks about' would be read first"),
 )

@@ -209,6 +209,8 @@ def in_compound(parsed: ParsedText, i: int) -> bool:
         return False  # a verb or adjective is no part of a name here ("the WHO criticised")
     if tok.pos in ("PROPN", "X") or tok.dep == "compound":
         return True
+    if tok.dep in ("amod", "nmod") and tok.head > i:
+        return True  # a noun modifying a later noun ("Labour anti-Semitism whistleblowers")
     if i > 0 and parsed.tokens[i - 1].pos in ("PROPN", "X", "NOUN", "ADJ"):
         return True
     if i + 1 < len(parsed.tokens) and parsed.tokens[i + 1].pos in ("PROPN", "NOUN"):
