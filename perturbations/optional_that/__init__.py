@@ -30,12 +30,14 @@ clause that can take one given it (``"insert"``). Read on spaCy's parse:
   Snoke is?", "What do you believe the city will look like?", "I know what you think he did"): "that"
   after the verb of a wh-extraction is ungrammatical (the *that*-trace effect) or at best strained;
   a wh-word of a relative or adverbial clause ("the man who came said ...", "when I arrived, I saw ...")
-  is no extraction (:func:`_wh_extracted`);
+  is no extraction, nor is the relative subject of the verb itself ("officials, who said ...") or the
+  word opening its adverbial clause ("when the data showed ...") (:func:`_wh_extracted`);
 * no insertion before a subject that could be read as the verb's noun object: a verb that also takes
   one (not :data:`CLAUSE_VERBS`) gets "that" only before a personal pronoun subject ("I saw he was gone", not "I
   saw Dáda's wreath and Lucie has some", where the words after "saw" are its object), and no verb gets it
   before a coordinated subject ("X and Y ..." may be an object and a new clause);
-* no insertion in a clause inside another complement ("said he thought it was": "that" is not stacked)
+* no insertion in a clause inside a complement that went before ("said he thought it was": "that" is
+  not stacked)
   nor after a reporting verb that follows a quotation ('"...", she said she experienced'), and no drop
   before a clause opening with a particle or adverb ("thinks that about 3 billion people ..."), which would
   join the verb ("thinks about");
@@ -132,6 +134,9 @@ def _wh_extracted(parsed: ParsedText, verb: Token) -> bool:
     for wh in tokens[: verb.i]:
         if wh.tag not in WH_TAGS or _root(parsed, wh.i) != root:
             continue
+        if wh.head == verb.i and verb.dep in OTHER_CLAUSES and (
+                wh.dep in SUBJECT_DEPS or wh.dep in ("advmod", "mark") and wh.i == _subtree(parsed, verb.i)[0]):
+            continue  # the verb's own relative subject ("who said ...") or its clause's subordinator ("when ...")
         j = wh.i
         while j != verb.i and tokens[j].dep not in OTHER_CLAUSES and tokens[j].head != j:
             j = tokens[j].head
@@ -149,11 +154,15 @@ def _root(parsed: ParsedText, i: int) -> int:
 
 
 def _after_quotation(parsed: ParsedText, word: Token) -> bool:
-    """Whether ``word`` follows a quotation mark, across commas only: it opens a reporting clause."""
+    """Whether ``word`` follows a closing quotation mark, across commas only: it opens a reporting clause
+    ('"...", she said'), not a quoted one ('"I think ...')."""
+    tokens = parsed.tokens
     j = word.i - 1
-    while j >= 0 and parsed.tokens[j].pos == "PUNCT":
-        if any(q in parsed.tokens[j].text for q in QUOTE_MARKS):
-            return True
+    while j >= 0 and tokens[j].pos == "PUNCT":
+        mark = tokens[j].text
+        opening = "“" in mark or "‘" in mark or "``" in mark
+        if any(q in mark for q in QUOTE_MARKS) and not opening and j > 0 and not tokens[j - 1].whitespace:
+            return True  # written against the word or comma before it: a closing mark
         j -= 1
     return False
 
@@ -236,7 +245,8 @@ class OptionalThat(TwoWayRewrite):
                 continue  # "like I said there are ...": a comment clause takes no "that"
             if speaker.i > verb.i or _after_quotation(parsed, speaker):
                 continue  # '"...," said X', '"...", she said she ...': a reporting clause, not a clause's verb
-            if verb.dep == "ccomp":
+            if verb.dep == "ccomp" and verb.head < verb.i and not any(
+                    t.text in (":", *QUOTE_MARKS) for t in tokens[verb.head + 1 : verb.i]):
                 continue  # "said he thought it was": "that" in the outer clause only, never stacked
             if not _finite(parsed, clause):
                 continue

@@ -36,4 +36,12 @@ EXAMPLES = (
             why="'that' in the outer clause only, never stacked"),
     skips("“It is hard”, she said she experienced.", "a reporting clause after a quotation"),
     skips("The WHO thinks that about 3 billion people die early.", "'thinks about' would be read first"),
+    changes('"I think it was a storeroom," he said.', '"I think that it was a storeroom," he said.',
+            why="a quotation's own clause, before its reporting verb"),
+    changes('She said: "We know it is renowned."', 'She said: "We know that it is renowned."',
+            why="quoted speech after a colon is no stacked complement"),
+    changes("Officials, who have so far said the country has no cases, were silent.",
+            "Officials, who have so far said that the country has no cases, were silent.",
+            why="the relative pronoun is the verb's own subject, not moved out of its complement"),
+    skips("The man who you think is guilty left.", "the relative pronoun moved out of the complement"),
 )
