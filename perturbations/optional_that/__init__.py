@@ -268,7 +268,7 @@ class OptionalThat(TwoWayRewrite):
             if lemma_of(verb) not in CLAUSE_VERBS and subject.text.lower() not in SUBJECT_PRONOUNS:
                 continue  # "saw Dáda's wreath ...": a noun phrase after such a verb reads as its object
             upper = len(verb.text) > 1 and verb.text.isupper()
-            if _title_case(verb) or upper != (first.text.isupper() and (len(first.text) > 1 or first.text == "I")):
-                continue  # a heading in title case, or a verb and subject of different case
+            if _title_case(verb) or upper and not first.text.isupper():
+                continue  # a heading in title case, or an upper-case verb before a word that is not
             edits.append(Edit(first.idx, first.idx, "", "THAT " if upper else "that "))
         return edits

@@ -44,4 +44,6 @@ EXAMPLES = (
             "Officials, who have so far said that the country has no cases, were silent.",
             why="the relative pronoun is the verb's own subject, not moved out of its complement"),
     skips("The man who you think is guilty left.", "the relative pronoun moved out of the complement"),
+    changes("Personally, I think I still need more.", "Personally, I think that I still need more.",
+            why="the pronoun 'I' is upper case in any text"),
 )
