@@ -33,14 +33,13 @@ clause that can take one given it (``"insert"``). Read on spaCy's parse:
   is no extraction, nor is the relative subject of the verb itself ("officials, who said ...") or the
   word opening its adverbial clause ("when the data showed ...") (:func:`_wh_extracted`);
 * no insertion before a subject that could be read as the verb's noun object: a verb that also takes
-  one (not :data:`CLAUSE_VERBS`) gets "that" only before a personal pronoun subject ("I saw he was gone", not "I
-  saw Dáda's wreath and Lucie has some", where the words after "saw" are its object), and no verb gets it
-  before a coordinated subject ("X and Y ..." may be an object and a new clause);
+  one (not :data:`CLAUSE_VERBS`) gets "that" only before a personal pronoun subject ("I saw he was
+  gone", not "I saw Dáda's wreath and Lucie has some", where the words after "saw" are its object), and
+  no verb gets it before a coordinated subject ("X and Y ..." may be an object and a new clause);
 * no insertion in a clause inside a complement that went before ("said he thought it was": "that" is
-  not stacked)
-  nor after a reporting verb that follows a quotation ('"...", she said she experienced'), and no drop
-  before a clause opening with a particle or adverb ("thinks that about 3 billion people ..."), which would
-  join the verb ("thinks about");
+  not stacked) nor after a reporting verb that follows a quotation ('"...", she said she experienced'),
+  and no drop before a clause opening with a particle or adverb ("thinks that about 3 billion people
+  ..."), which would join the verb ("thinks about");
 * letter case: in upper-case text the inserted word is "THAT"; a verb written with a capital inside its
   sentence is a title-case heading's ("He Said That The Hotel Was Full"), left alone either way.
 
@@ -66,6 +65,7 @@ INSERT_VERBS = DROP_VERBS | frozenset({"find", "notice", "learn", "understand", 
                                        "see", "hear", "show", "remember", "forget", "promise", "insist"})
 #: verbs that take no noun object before a clause: "that" is inserted before any subject
 CLAUSE_VERBS = NP_VERBS | frozenset({"agree", "insist", "suppose"})
+#: quotation marks as the tokenizer writes them (a reporting clause after a closing one takes no "that")
 QUOTE_MARKS = ('"', "“", "”", "'", "‘", "’", "``", "''")
 #: dependencies of a clause a wh-word may belong to without being moved out of the complement
 OTHER_CLAUSES = ("relcl", "advcl", "acl", "csubj", "csubjpass")
