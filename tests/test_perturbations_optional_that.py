@@ -58,3 +58,24 @@ def test_each_edit_is_only_the_word_that():
     assert {v.meta["direction"] for v in result.variants} == {"drop", "insert"}
     for variant in result.variants:
         assert all({e.old, e.new} <= {"", "that "} for e in variant.edits)
+
+
+@SETTINGS
+@given(st.sampled_from(sorted(PAST)), st.sampled_from(CLAUSE_SUBJECTS), st.integers(0, 2**31))
+def test_no_that_after_the_verb_of_a_wh_question(verb, clause_subject, seed):
+    for text in (f"What do you {verb} {clause_subject} liked?", f"Who do you {verb} {clause_subject} met?",
+                 f"Who do you {verb} was late?", f"Where did they {verb} {clause_subject} had left the car?"):
+        result = that.apply(text, seed)
+        assert not any(v.meta["direction"] == "insert" for v in result.variants), (text, result)
+
+
+@SETTINGS
+@given(st.sampled_from(SUBJECTS), st.sampled_from(sorted(PAST)), st.sampled_from(CLAUSE_SUBJECTS),
+       st.sampled_from(PREDICATES), st.integers(0, 2**31))
+def test_that_takes_the_case_of_an_upper_case_text_and_a_title_is_left_alone(subject, verb, clause_subject,
+                                                                             predicate, seed):
+    bare = f"{subject} {PAST[verb]} {clause_subject} {predicate}"
+    for variant in that.apply(bare.upper() + ".", seed).variants:
+        assert variant.text == f"{subject} {PAST[verb]} THAT {clause_subject} {predicate}.".upper()
+    for title in (bare.title(), f"{subject} {PAST[verb]} that {clause_subject} {predicate}".title()):
+        assert not that.apply(title, seed).variants, title

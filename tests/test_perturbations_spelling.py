@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import re
+
 import editdistance
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from perturbations.base import apply_edits, text_rng
-from perturbations.spelling import REFUSED, Spelling, spelling_pairs
+from perturbations.spelling import REFUSED, Spelling, spelling_pairs, variety_words
 
 TO_AMERICAN, TO_BRITISH = spelling_pairs()
 #: British words that are plain lower-case words of the pattern table, in a fixed order
@@ -63,3 +65,28 @@ def test_a_capitalised_word_inside_a_sentence_or_a_quoted_one_never_changes(word
     for text in (f"We met at The {capital} Society yesterday.", f'She read "{word}" aloud.'):
         result = spelling.apply(text, seed)
         assert all(word not in e.old.lower() for v in result.variants for e in v.edits), (text, result)
+
+
+@SETTINGS
+@given(word=st.sampled_from(BRITISH), quotes=st.sampled_from((("'", "'"), ("‘", "’"))), seed=st.integers(0, 2**31))
+def test_a_word_in_single_quotation_marks_never_changes(word, quotes, seed):
+    text = f"He said {quotes[0]}the {word} is here{quotes[1]} and left, but the students' color didn't."
+    result = spelling.apply(text, seed)
+    assert all(word not in e.old.lower() for v in result.variants for e in v.edits), (text, result)
+
+
+ONE_VARIETY_ONLY = sorted(b for b in variety_words()[0] if b not in TO_AMERICAN)
+AMERICAN_ONLY = sorted(a for a in variety_words()[1] if a not in TO_BRITISH)
+
+
+@SETTINGS
+@given(british=st.sampled_from(BRITISH), american=st.sampled_from(sorted(TO_BRITISH)),
+       unconvertible=st.sampled_from(ONE_VARIETY_ONLY + AMERICAN_ONLY), seed=st.integers(0, 2**31))
+def test_a_variant_is_spelt_in_one_variety_throughout(british, american, unconvertible, seed):
+    british_words, american_words = variety_words()
+    for text in (f"We talked about {british} and {american} for a while.",
+                 f"We talked about {british}, then {unconvertible}, then {american}."):
+        for variant in spelling.apply(text, seed).variants:
+            other = british_words if variant.meta["direction"] == "to_american" else american_words
+            words = {w.lower() for w in re.findall(r"[A-Za-z]+", variant.text)}
+            assert not words & other, (text, variant.text)

@@ -25,7 +25,23 @@ clause that can take one given it (``"insert"``). Read on spaCy's parse:
   think is best?" has its subject moved out, where "that" is ungrammatical), the verb having its own
   subject and not being a parenthetical ("It is, I think, fine"), a "let's say" supposition or a
   comment clause ("like I said"), and the clause finite ("I found the hotel in your range" is a noun
-  object, "I don't see them doing it" a non-finite clause: "that" makes either ungrammatical).
+  object, "I don't see them doing it" a non-finite clause: "that" makes either ungrammatical);
+* no insertion where a wh-word stands before the verb and was moved out of its clause ("Who do you think
+  Snoke is?", "What do you believe the city will look like?", "I know what you think he did"): "that"
+  after the verb of a wh-extraction is ungrammatical (the *that*-trace effect) or at best strained;
+  a wh-word of a relative or adverbial clause ("the man who came said ...", "when I arrived, I saw ...")
+  is no extraction, nor is the relative subject of the verb itself ("officials, who said ...") or the
+  word opening its adverbial clause ("when the data showed ...") (:func:`_wh_extracted`);
+* no insertion before a subject that could be read as the verb's noun object: a verb that also takes
+  one (not :data:`CLAUSE_VERBS`) gets "that" only before a personal pronoun subject ("I saw he was
+  gone", not "I saw Dáda's wreath and Lucie has some", where the words after "saw" are its object), and
+  no verb gets it before a coordinated subject ("X and Y ..." may be an object and a new clause);
+* no insertion in a clause inside a complement that went before ("said he thought it was": "that" is
+  not stacked) nor after a reporting verb that follows a quotation ('"...", she said she experienced'),
+  and no drop before a clause opening with a particle or adverb ("thinks that about 3 billion people
+  ..."), which would join the verb ("thinks about");
+* letter case: in upper-case text the inserted word is "THAT"; a verb written with a capital inside its
+  sentence is a title-case heading's ("He Said That The Hotel Was Full"), left alone either way.
 
 A text with nothing to drop or insert is skipped. Needs only the shared spaCy parser.
 """
@@ -47,6 +63,12 @@ DROP_VERBS = NP_VERBS | PRONOUN_VERBS
 INSERT_VERBS = DROP_VERBS | frozenset({"find", "notice", "learn", "understand", "agree", "admit", "announce",
                                        "report", "state", "argue", "explain", "confirm", "decide", "mention",
                                        "see", "hear", "show", "remember", "forget", "promise", "insist"})
+#: verbs that take no noun object before a clause: "that" is inserted before any subject
+CLAUSE_VERBS = NP_VERBS | frozenset({"agree", "insist", "suppose"})
+#: quotation marks as the tokenizer writes them (a reporting clause after a closing one takes no "that")
+QUOTE_MARKS = ('"', "“", "”", "'", "‘", "’", "``", "''")
+#: dependencies of a clause a wh-word may belong to without being moved out of the complement
+OTHER_CLAUSES = ("relcl", "advcl", "acl", "csubj", "csubjpass")
 #: personal pronouns that open a clause unambiguously as its subject ("there" as an expletive)
 SUBJECT_PRONOUNS = frozenset({"i", "he", "she", "we", "they", "you", "it", "there"})
 SUBJECT_DEPS = ("nsubj", "nsubjpass", "expl")
@@ -104,6 +126,52 @@ def _finite(parsed: ParsedText, clause: Token) -> bool:
     return any(c.dep in ("aux", "auxpass") and c.tag in FINITE_TAGS for c in parsed.children(clause.i))
 
 
+def _wh_extracted(parsed: ParsedText, verb: Token) -> bool:
+    """Whether a wh-word before ``verb`` in its sentence was moved out of a clause: one whose way up the
+    parse to ``verb`` (or to the sentence's root) passes through no relative or adverbial clause."""
+    tokens = parsed.tokens
+    root = _root(parsed, verb.i)
+    for wh in tokens[: verb.i]:
+        if wh.tag not in WH_TAGS or _root(parsed, wh.i) != root:
+            continue
+        if wh.head == verb.i and verb.dep in OTHER_CLAUSES and (
+                wh.dep in SUBJECT_DEPS or wh.dep in ("advmod", "mark") and wh.i == _subtree(parsed, verb.i)[0]):
+            continue  # the verb's own relative subject ("who said ...") or its clause's subordinator ("when ...")
+        j = wh.i
+        while j != verb.i and tokens[j].dep not in OTHER_CLAUSES and tokens[j].head != j:
+            j = tokens[j].head
+        if j == verb.i or tokens[j].dep not in OTHER_CLAUSES:
+            return True
+    return False
+
+
+def _root(parsed: ParsedText, i: int) -> int:
+    seen = set()
+    while parsed.tokens[i].head != i and i not in seen:
+        seen.add(i)
+        i = parsed.tokens[i].head
+    return i
+
+
+def _after_quotation(parsed: ParsedText, word: Token) -> bool:
+    """Whether ``word`` follows a closing quotation mark, across commas only: it opens a reporting clause
+    ('"...", she said'), not a quoted one ('"I think ...')."""
+    tokens = parsed.tokens
+    j = word.i - 1
+    while j >= 0 and tokens[j].pos == "PUNCT":
+        mark = tokens[j].text
+        opening = "“" in mark or "‘" in mark or "``" in mark
+        if any(q in mark for q in QUOTE_MARKS) and not opening and j > 0 and not tokens[j - 1].whitespace:
+            return True  # written against the word or comma before it: a closing mark
+        j -= 1
+    return False
+
+
+def _title_case(word: Token) -> bool:
+    """A word capitalised but not upper-case: a verb written so inside its sentence is a heading's."""
+    return word.text[:1].isupper() and not (len(word.text) > 1 and word.text.isupper())
+
+
 def _coordinated_that(parsed: ParsedText, clause: Token) -> bool:
     """Whether the clause is coordinated with another clause (either side) that has a "that"."""
     linked = [c for c in parsed.children(clause.i) if c.dep == "conj"]
@@ -136,6 +204,8 @@ class OptionalThat(TwoWayRewrite):
             verb = tokens[clause.head]
             if verb.i != that.i - 1 or not verb.whitespace or not _verb_ok(parsed, verb, DROP_VERBS):
                 continue
+            if _title_case(verb) or _title_case(that):
+                continue  # a title-case heading keeps its "That"
             subject = _subject(parsed, clause)
             if subject is None or _coordinated_that(parsed, clause):
                 continue
@@ -145,6 +215,8 @@ class OptionalThat(TwoWayRewrite):
             first = tokens[words[0]]
             if first.text.lower() in ("that", "this", "these", "those") or first.tag in WH_TAGS:
                 continue
+            if first.pos in ("ADP", "ADV", "PART"):
+                continue  # "thinks that about 3 billion ..." -> "thinks about ...": a particle would join the verb
             pronoun = len(words) == 1 and first.text.lower() in SUBJECT_PRONOUNS
             if not pronoun:
                 if lemma_of(verb) not in NP_VERBS or len(words) > MAX_SUBJECT:
@@ -171,6 +243,11 @@ class OptionalThat(TwoWayRewrite):
             speaker = _subject(parsed, verb)
             if speaker.i > 0 and tokens[speaker.i - 1].text.lower() in ("like", "as"):
                 continue  # "like I said there are ...": a comment clause takes no "that"
+            if speaker.i > verb.i or _after_quotation(parsed, speaker):
+                continue  # '"...," said X', '"...", she said she ...': a reporting clause, not a clause's verb
+            if verb.dep == "ccomp" and verb.head < verb.i and not any(
+                    t.text in (":", *QUOTE_MARKS) for t in tokens[verb.head + 1 : verb.i]):
+                continue  # "said he thought it was": "that" in the outer clause only, never stacked
             if not _finite(parsed, clause):
                 continue
             if any(c.dep == "mark" for c in parsed.children(clause.i)):
@@ -184,5 +261,14 @@ class OptionalThat(TwoWayRewrite):
                 continue
             if first.tag in WH_TAGS or first.pos == "PUNCT" or first.text.lower() in ("that", "if", "whether"):
                 continue
-            edits.append(Edit(first.idx, first.idx, "", "that "))
+            if _wh_extracted(parsed, verb):
+                continue
+            if any(c.dep == "conj" for c in parsed.children(subject.i)):
+                continue  # "saw X and Y has ...": X may be the verb's object, Y a new clause's subject
+            if lemma_of(verb) not in CLAUSE_VERBS and subject.text.lower() not in SUBJECT_PRONOUNS:
+                continue  # "saw Dáda's wreath ...": a noun phrase after such a verb reads as its object
+            upper = len(verb.text) > 1 and verb.text.isupper()
+            if _title_case(verb) or upper and not first.text.isupper():
+                continue  # a heading in title case, or an upper-case verb before a word that is not
+            edits.append(Edit(first.idx, first.idx, "", "THAT " if upper else "that "))
         return edits

@@ -4,8 +4,23 @@ from perturbations.recipe import changes, skips
 
 EXAMPLES = (
     changes("The centre of town has a theatre.", "The center of town has a theater."),
-    changes("It has a lovely theatre in the centre.", "It has a lovely theatre in the center.",
-            why="a noun after a modifier may end a lower-cased name (\"civic center\")"),
+    skips("It has a lovely theatre in the centre.",
+          "a noun after a modifier may end a lower-cased name (\"civic center\"): left British, it would mix "
+          "the varieties with the respelt \"center\""),
+    changes("The colour and the colors.", "The color and the colors.", "The colour and the colours."),
+    changes("Jewellers organised the show.", "Jewelers organized the show.", why="a capital at a sentence's start"),
+    changes("Jewellers organised the jewelry show.", "Jewelers organized the jewelry show.",
+            why="\"jewelry\" has no British respelling in the table: a British variant would mix the varieties"),
+    skips("We realise they are practising.", "\"practising\" stays British: an American variant would mix"),
+    skips("He said 'the colour is nice' and left.", "a single-quoted quotation keeps its spelling"),
+    skips("He said ‘the colour is nice’ and left.", "a curly single-quoted quotation keeps its spelling"),
+    changes("I don't like the colour of the students' flags.", "I don't like the color of the students' flags.",
+            why="apostrophes of a contraction and a plural possessive are no quotation marks"),
+    skips("Members of the labour party organised a rally.",
+          "\"labour\" tagged an adjective is a noun before a noun (a lower-cased name's word): "
+          "left British, \"organized\" would mix the varieties"),
+    changes("Members of the Labour Party organized a rally.", "Members of the Labour Party organised a rally.",
+            why="the name is British already: the British variant is one variety throughout"),
     skips("Sorry , there is no hotel -s in civic center near soma .", "a lower-cased name"),
     skips("we are near the harbor court hotel .", "a noun before a noun may begin a lower-cased name"),
     changes("He realized that the color was wrong.", "He realised that the colour was wrong."),
