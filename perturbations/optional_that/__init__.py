@@ -121,9 +121,12 @@ def _verb_ok(parsed: ParsedText, verb: Token, verbs: frozenset[str]) -> bool:
 def _finite(parsed: ParsedText, clause: Token) -> bool:
     """Whether ``clause`` has a finite verb ("the inn is at ..." yes; "them doing ...", "the inn at
     2601 mason st" misparsed as a clause, no): "that" may open only a finite clause."""
+    children = parsed.children(clause.i)
+    if any(c.tag == "TO" or c.text.lower() == "to" and c.dep == "aux" for c in children):
+        return False  # "believe it to come(s)": an infinitive, whatever the verb's tag says
     if clause.tag in FINITE_TAGS:
         return True
-    return any(c.dep in ("aux", "auxpass") and c.tag in FINITE_TAGS for c in parsed.children(clause.i))
+    return any(c.dep in ("aux", "auxpass") and c.tag in FINITE_TAGS for c in children)
 
 
 def _wh_extracted(parsed: ParsedText, verb: Token) -> bool:

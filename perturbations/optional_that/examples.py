@@ -20,6 +20,8 @@ EXAMPLES = (
     skips("I think that hotel is nice.", "'that' may be the determiner of a bare noun"),
     skips("You may find the museum on the main square.", "a noun object, not a clause"),
     skips("I don't see them closing the road.", "a non-finite clause takes no 'that'"),
+    skips("The police believe it to come from the aircraft.", "an infinitival clause takes no 'that'"),
+    skips("The police believe it to comes from the aircraft.", "'to' marks an infinitive, whatever the verb's form"),
     skips("Like I said there are no rooms left.", "a comment clause takes no 'that'"),
     skips("Who do you think Snoke actually is?", "a wh-word moved out of the clause ('that'-trace)"),
     skips("What do you believe the city will look like?", "a wh-word moved out of the clause"),
