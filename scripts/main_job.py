@@ -79,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
     rome(["report", "correlation", "--dataset", "bagel", "--dataset", "sfhotel", *small,
           "--out", str(args.out / "correlation")])
     demetr = (["demetr/minor_id15_case", "demetr/critical_id9_ne_replaced", "--n-per-category", "5",
-               "--bootstrap", "0", *one_metric] if args.smoke else ["demetr", "--metric", "all"])
+               "--bootstrap", "10", *one_metric] if args.smoke else ["demetr", "--metric", "all"])
     rome(["challenge", *demetr, "--out", str(args.out / "challenge-demetr")])
     bench = "" if args.smoke else printed(["bench", "--n", "1000"])
     heldout = "".join(printed(["validity", "--cards", os.environ.get("ROME_HELDOUT_CARDS", "docs/heldout-cards"),
