@@ -33,7 +33,7 @@ import numpy as np
 from perturbations.judge.features import LEXICAL, SENTENCE, WINDOW
 from perturbations.judge.files import GGUF_SHA256
 from perturbations.judge.fit import TARGET, fit_set, predict
-from rome.core.files import OutputKind, safe_output
+from rome.core.files import OutputKind, check_output, safe_output
 from rome.core.paths import trained_dir
 
 HELD_OUT = 0.30
@@ -47,9 +47,9 @@ COMMAND = ("python scripts/research/judge_train.py --seed {seed} --swords-share 
            "--out weights.json")
 #: the fit rows of the committed weights, with their labels (``--rows`` writes it)
 ROWS = Path(__file__).resolve().parent / "data" / "judge_features.json"
-WEIGHTS_OUTPUT = OutputKind("judge weights", frozenset({"gguf_sha256", "models", "kinds"}), jsonl=False)
+WEIGHTS_OUTPUT = OutputKind("a judge weights file", frozenset({"gguf_sha256", "models", "kinds"}), jsonl=False)
 REPORT_OUTPUT = OutputKind("a judge training report", frozenset({"lexical", "sentence"}), jsonl=False)
-ROWS_OUTPUT = OutputKind("judge feature rows", frozenset({"gguf_sha256", "window", "rows"}), jsonl=False)
+ROWS_OUTPUT = OutputKind("a judge feature-rows file", frozenset({"gguf_sha256", "window", "rows"}), jsonl=False)
 
 
 def split(examples: list[D.LabelledPair], seed: int) -> tuple[list[D.LabelledPair], list[D.LabelledPair]]:
@@ -174,6 +174,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--shard", default=None, help="with --features-only: J/K, the J-th of K slices by text")
     args = parser.parse_args(argv)
     out = args.out or trained_dir("judge") / "weights.json"
+    replace = args.force or args.out is None
+    if not args.features_only:  # refused now, not after the features' minutes
+        check_output(out, WEIGHTS_OUTPUT, flag="--out", replace=replace)
+        if args.rows:
+            check_output(args.rows, ROWS_OUTPUT, flag="--rows", inputs=[("the weights", out)])
     import torch
 
     torch.set_num_threads(args.threads)
@@ -228,7 +233,7 @@ def main(argv: list[str] | None = None) -> int:
             report[name][kind] = {"threshold": threshold, "held_out": rows}
     if args.features_only:
         return 0
-    with safe_output(out, WEIGHTS_OUTPUT, flag="--out", replace=args.force or args.out is None) as handle:
+    with safe_output(out, WEIGHTS_OUTPUT, flag="--out", replace=replace) as handle:
         handle.write(json.dumps(weights, indent=1) + "\n")
     if args.rows:
         with safe_output(args.rows, ROWS_OUTPUT, flag="--rows", inputs=[("the weights", out)]) as handle:
