@@ -15,8 +15,8 @@ from research_scripts import load_script
 from rome.core.errors import InputError
 from rome.core.paths import trained_dir
 
+data = load_script("judge_data")  # before the trainer, which imports it by name
 train = load_script("judge_train")
-data = load_script("judge_data")
 
 
 def test_swords_split_keeps_contexts_apart_and_no_test_split_is_kept():
