@@ -12,12 +12,7 @@ expectation, half): validity with its Wilson 95 % interval and n. Nothing is wri
 from __future__ import annotations
 
 import argparse
-import hashlib
 from pathlib import Path
-
-
-def development_half(corpus: str, source_id: str) -> bool:
-    return int(hashlib.sha256(f"{corpus}:{source_id}".encode()).hexdigest(), 16) % 2 == 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -25,6 +20,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cards", type=Path, default=Path(__file__).resolve().parents[1] / "perturbations" / "cards")
     parser.add_argument("--card", action="append", default=None, help="card name(s) (default: every card)")
     args = parser.parse_args(argv)
+    from perturbations.halves import development_half
     from reports.stats import wilson_interval
     from reports.validity import GOOD_LABEL, load_card
 

@@ -75,6 +75,19 @@ def test_no_runtime_module_reads_a_folder_beside_the_checkout(top):
     assert offenders == {}
 
 
+def _checkout_parts(path: Path) -> list[str]:
+    """Path parts naming a checkout's own folders (``ROOT / "scripts"``, ``... / "tests" / "fixtures"``)."""
+    return [repr(node.value) for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+            if isinstance(node, ast.Constant) and node.value in ("scripts", "tests", "fixtures")]
+
+
+@pytest.mark.parametrize("top", RUNTIME)
+def test_no_runtime_module_reads_the_checkouts_scripts_or_tests(top):
+    """An install has no ``scripts/`` or ``tests/``: the judge's trainer once read its data from both."""
+    offenders = {str(p.relative_to(ROOT)): found for p in (ROOT / top).rglob("*.py") if (found := _checkout_parts(p))}
+    assert offenders == {}
+
+
 def test_shipped_demetr_files_are_read_by_name(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     files, _ = expand_paths(["demetr/minor_id15_case", "demetr/base_id33_empty.json"])

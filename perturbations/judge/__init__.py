@@ -3,7 +3,8 @@
 ``p_valid`` is a calibrated probability (same meaning, natural English) from a small logistic model over
 a pre-trained language model's evidence (Gemma 3 270M base, :mod:`perturbations.judge.lm`) and WordNet /
 wordfreq evidence (:mod:`perturbations.judge.features`). The model's weights (``weights.json``) were fitted
-on development data only by ``python -m perturbations.judge.train``; each kind's operating point
+on development data only by the trainer of the checkout (``scripts/research/judge_train.py``, fitting with
+:mod:`perturbations.judge.fit`); each kind's operating point
 (``threshold``) was set on development data for an expected validity of at least 0.90
 (docs/perturbations.md#judge).
 
@@ -33,7 +34,7 @@ WEIGHTS_FILE = "weights.json"
 
 
 def load_weights(path=None) -> dict[str, Any]:
-    """The committed weights (or another file written by ``python -m perturbations.judge.train``)."""
+    """The committed weights (or another file written by ``scripts/research/judge_train.py``)."""
     source = resources.files(__name__).joinpath(WEIGHTS_FILE) if path is None else path
     with open(str(source), encoding="utf-8") as handle:
         return json.load(handle)

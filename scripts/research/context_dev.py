@@ -24,7 +24,6 @@ separate step (phase 2 of the context issue).
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import math
 import random
@@ -47,22 +46,18 @@ PLAN = (("textfooler", 300, 2 / 3), ("adjective-synonym", 120, 2 / 3), ("adjecti
 MAX_SAME_SWAP = 2
 
 
-def is_development(corpus: str, source_id: str) -> bool:
-    """The split every kind shares: even sha256 of ``corpus:source_id`` is development."""
-    return int(hashlib.sha256(f"{corpus}:{source_id}".encode()).hexdigest(), 16) % 2 == 0
-
-
 def development_texts(name: str) -> list[tuple[str, str]]:
     """``(source_id, text)`` of the corpus's development half, distinct texts, leaving out any text that
     is also an original of the test half."""
+    from perturbations.halves import development_half
     from rome.data.corpora import corpus
 
     pairs = corpus(name).pairs(0)
-    test = {" ".join(p.original.split()) for p in pairs if not is_development(name, p.source_id)}
+    test = {" ".join(p.original.split()) for p in pairs if not development_half(name, p.source_id)}
     seen, out = set(), []
     for p in sorted(pairs, key=lambda p: p.source_id):
         key = " ".join(p.original.split())
-        if is_development(name, p.source_id) and key not in test and key not in seen:
+        if development_half(name, p.source_id) and key not in test and key not in seen:
             seen.add(key)
             out.append((p.source_id, p.original.strip()))
     return out

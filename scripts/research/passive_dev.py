@@ -22,11 +22,11 @@ Writes under ``--out``: ``lines.jsonl`` (what the readers see: line, corpus, tex
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import random
 from pathlib import Path
 
+from perturbations.halves import development_half
 from perturbations.passive import PassiveVoice
 from perturbations.passive.naturalness import PLL_SPACING, read
 from perturbations.passive.naturalness import context_signature as signature
@@ -37,18 +37,13 @@ PAIRS_SEED = 0
 BINS = 5
 
 
-def development(corpus_name: str, source_id: str) -> bool:
-    """The development half of the shared split (the same for every kind)."""
-    return int(hashlib.sha256(f"{corpus_name}:{source_id}".encode()).hexdigest(), 16) % 2 == 0
-
-
 def development_texts(corpus_name: str) -> list[tuple[str, str]]:
     """(source id, original) of the development half, each distinct original once, in the corpus's order."""
     from rome.data.corpora import corpus
 
     seen, out = set(), []
     for pair in corpus(corpus_name).pairs(PAIRS_SEED):
-        if development(corpus_name, pair.source_id) and pair.original not in seen:
+        if development_half(corpus_name, pair.source_id) and pair.original not in seen:
             seen.add(pair.original)
             out.append((pair.source_id, pair.original))
     return out

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -13,5 +14,6 @@ def load_script(name: str) -> ModuleType:
     """``scripts/research/<name>.py`` as a fresh module named ``name`` (scripts are not a package)."""
     spec = importlib.util.spec_from_file_location(name, RESEARCH / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # a dataclass looks its module up there; a script importing it by name finds it
     spec.loader.exec_module(module)
     return module

@@ -7,6 +7,8 @@ from pathlib import Path
 
 from research_scripts import load_script
 
+from perturbations.halves import development_half
+
 thresholds = load_script("context_thresholds")
 
 
@@ -46,16 +48,12 @@ def test_the_antonym_delta_is_the_largest_at_the_target():
     assert [r["delta"] for r in table] == list(thresholds.DELTAS)
 
 
-def _is_development(corpus: str, source_id: str) -> bool:
-    import hashlib
-
-    return int(hashlib.sha256(f"{corpus}:{source_id}".encode()).hexdigest(), 16) % 2 == 0
 
 
 def test_every_labelled_line_is_from_the_development_half():
     lines = [json.loads(x) for x in Path(thresholds.LABELS).read_text(encoding="utf-8").splitlines() if x.strip()]
     assert len(lines) >= 400
     assert {e["corpus"] for e in lines} == {"dialogue", "news", "webnlg"}  # never WMT 2021
-    assert all(_is_development(e["corpus"], e["source_id"]) for e in lines)
+    assert all(development_half(e["corpus"], e["source_id"]) for e in lines)
     assert {e["label"] for e in lines} <= {"valid", "meaning_changed", "ungrammatical", "awkward", "intended",
                                            "not_changed", "broken"}

@@ -1,6 +1,6 @@
 """The judge's cost on this machine: seconds per judged pair, and the estimate for one suite.
 
-    python -m perturbations.judge.bench [--texts 12] [--variants 5] [--threads 1] [--suite-texts 3000]
+    python scripts/research/judge_bench.py [--texts 12] [--variants 5] [--threads 1] [--suite-texts 3000]
 
 Judges ``--texts`` originals with up to ``--variants`` one-word variants each (SWORDS development sentences
 and their WordNet-synonym candidates: the shape of a TextFooler search, several candidates per text) and as
@@ -28,8 +28,9 @@ def main(argv: list[str] | None = None) -> int:
     import torch
 
     torch.set_num_threads(args.threads)
+    from judge_data import swords
+
     from perturbations.judge import get_judge, language_model
-    from perturbations.judge.data import swords
 
     by_text: dict[str, list[str]] = {}
     for example in swords():

@@ -1,50 +1,50 @@
 """The judge's development data: every labelled (original, variant) pair it may be fitted on.
 
-* **SWORDS development split** (shipped in ``rome/data/datasets/swords/``, CC-BY-3.0-US): one-word
-  substitutions judged by 3-10 raters; a substitute is *acceptable* when at least half said TRUE. Kept:
-  candidates that are WordNet synonyms of the target in any sense (what TextFooler and the adjective
-  swaps propose), single words, targets used in their base form (the substitutes are lemmas), the
-  target's sentence cut out of its passage. The SWORDS test split is never read.
+* **SWORDS development split** (``scripts/research/data/swords/``, CC-BY-3.0-US; not shipped in the
+  package, only the trainer reads it): one-word substitutions judged by 3-10 raters; a substitute is
+  *acceptable* when at least half said TRUE. Kept: candidates that are WordNet synonyms of the target in
+  any sense (what TextFooler and the adjective swaps propose), single words, targets used in their base
+  form (the substitutes are lemmas), the target's sentence cut out of its passage. The SWORDS test split is
+  never read.
 * **The project's development-half labels**: TextFooler and adjective-synonym candidates labelled by the
   developer (``context_labels.jsonl``), the passive's development lines
   (``tests/fixtures/passive_dev_labels.jsonl``), the passive gold set's expected passives (valid by
-  construction), and the development halves of the judged cards (a text of corpus C, source id S is in
-  the development half iff ``int(sha256("C:S"), 16)`` is even). Never a test half, never WMT 2021.
+  construction), and the development halves of the judged cards (:func:`perturbations.halves.development_half`).
+  Never a test half, never WMT 2021.
+
+A maintainer's module, read from a checkout: the installed package never reads it.
 """
 
 from __future__ import annotations
 
 import gzip
-import hashlib
 import json
 import re
 from dataclasses import dataclass
-from importlib.resources import files
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-SWORDS_FILE = "swords-v1.1_dev.json.gz"
+from perturbations.halves import development_half
+
+RESEARCH = Path(__file__).resolve().parent
+ROOT = RESEARCH.parents[1]
+SWORDS = RESEARCH / "data" / "swords" / "swords-v1.1_dev.json.gz"
 WN_POS = {"NOUN": "n", "VERB": "v", "ADJ": "a", "ADV": "r"}
-#: where the developer's TextFooler / adjective labels live (a checkout's research folder: the trainer is a
-#: maintainer's command, run in a checkout)
-CONTEXT_LABELS = (ROOT / "scripts" / "research" / "context_labels.jsonl",)
+CONTEXT_LABELS = RESEARCH / "context_labels.jsonl"
 PASSIVE_LABELS = ROOT / "tests" / "fixtures" / "passive_dev_labels.jsonl"
 PASSIVE_GOLD = ROOT / "tests" / "fixtures" / "passive_gold.jsonl"
 CARDS = ROOT / "perturbations" / "cards"
 
 
 @dataclass(frozen=True)
-class Example:
+class LabelledPair:
+    """One (original, variant) pair with a reader's verdict, and what a split must keep together."""
+
     source: str  # swords / labels / cards / gold
     group: str  # what a split keeps together (a SWORDS context, a text)
     kind: str  # textfooler / adjective / passive
     text: str
     variant: str
     valid: bool
-
-
-def development_half(corpus: str, source_id: str) -> bool:
-    return int(hashlib.sha256(f"{corpus}:{source_id}".encode()).hexdigest(), 16) % 2 == 0
 
 
 def _sentence(passage: str, offset: int, target: str) -> tuple[str, int]:
@@ -60,13 +60,12 @@ def _sentence(passage: str, offset: int, target: str) -> tuple[str, int]:
     return before + target + after, len(before)
 
 
-def swords(limit_words: int = 1) -> list[Example]:
+def swords(limit_words: int = 1) -> list[LabelledPair]:
     """The SWORDS development candidates the judge is fitted on (see the module docstring)."""
     from perturbations.language.senses import _synsets, wordnet
 
     wn = wordnet()
-    path = files("rome").joinpath("data", "datasets", "swords", SWORDS_FILE)
-    with gzip.open(str(path), "rt", encoding="utf-8") as handle:
+    with gzip.open(SWORDS, "rt", encoding="utf-8") as handle:
         data = json.load(handle)
     by_target: dict[str, list[tuple[str, bool]]] = {}
     for sid, sub in data["substitutes"].items():
@@ -99,7 +98,7 @@ def swords(limit_words: int = 1) -> list[Example]:
                 new = new[:1].upper() + new[1:]
             variant = text[:at] + new + text[at + len(word):]
             kind = "adjective" if pos == "a" else "textfooler"
-            out.append(Example("swords", target["context_id"], kind, text, variant, valid))
+            out.append(LabelledPair("swords", target["context_id"], kind, text, variant, valid))
     return out
 
 
@@ -107,18 +106,15 @@ def _jsonl(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
-def context_labels() -> list[Example]:
+def context_labels() -> list[LabelledPair]:
     """The developer's TextFooler and adjective-synonym labels (development halves only)."""
-    path = next((p for p in CONTEXT_LABELS if p.is_file()), None)
-    if path is None:
-        return []
     kinds = {"textfooler": "textfooler", "adjective-synonym": "adjective"}
-    return [Example("labels", f"{r['corpus']}:{r['source_id']}", kinds[r["kind"]], r["text"], r["variant"],
+    return [LabelledPair("labels", f"{r['corpus']}:{r['source_id']}", kinds[r["kind"]], r["text"], r["variant"],
                     r["label"] == "valid")
-            for r in _jsonl(path) if r["kind"] in kinds and development_half(r["corpus"], r["source_id"])]
+            for r in _jsonl(CONTEXT_LABELS) if r["kind"] in kinds and development_half(r["corpus"], r["source_id"])]
 
 
-def cards(kinds: tuple[str, ...] = ("textfooler", "adjective", "passive")) -> list[Example]:
+def cards(kinds: tuple[str, ...] = ("textfooler", "adjective", "passive")) -> list[LabelledPair]:
     """The meaning-kept lines of the judged cards' development halves."""
     out = []
     for path in sorted(CARDS.glob("*/*.jsonl")):
@@ -128,16 +124,16 @@ def cards(kinds: tuple[str, ...] = ("textfooler", "adjective", "passive")) -> li
         for r in _jsonl(path):
             if r.get("expectation") != "invariant" or not r.get("label") or not development_half(corpus, r["source_id"]):
                 continue
-            out.append(Example("cards", f"{corpus}:{r['source_id']}", kind, r["text"], r["variant"],
+            out.append(LabelledPair("cards", f"{corpus}:{r['source_id']}", kind, r["text"], r["variant"],
                                r["label"] == "valid"))
     return out
 
 
-def passive() -> list[Example]:
+def passive() -> list[LabelledPair]:
     """The passive's development lines and the gold set's expected passives."""
-    out = [Example("labels", f"{r['corpus']}:{r['source_id']}", "passive", r["text"], r["variant"], r["label"] == "valid")
+    out = [LabelledPair("labels", f"{r['corpus']}:{r['source_id']}", "passive", r["text"], r["variant"], r["label"] == "valid")
            for r in _jsonl(PASSIVE_LABELS) if development_half(r["corpus"], r["source_id"])]
     for r in _jsonl(PASSIVE_GOLD):
         for expected in r["expected"][:1]:
-            out.append(Example("gold", f"gold:{r['text']}", "passive", r["text"], expected, True))
+            out.append(LabelledPair("gold", f"gold:{r['text']}", "passive", r["text"], expected, True))
     return out
