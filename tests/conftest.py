@@ -24,3 +24,9 @@ os.environ["ROME_OUT"] = str(_SANDBOX / "out")
 
 def pytest_sessionfinish(session, exitstatus):
     shutil.rmtree(_SANDBOX, ignore_errors=True)
+
+
+def pytest_collection_modifyitems(session, config, items):
+    """Tests marked ``slow`` (models, many pairs) run first: on two workers (tox) the long ones then overlap
+    while the short ones fill in around them, instead of one long test running alone at the end."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)

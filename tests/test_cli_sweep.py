@@ -627,7 +627,8 @@ def test_x06_a_rewrite_reads_each_token_of_a_long_text_a_bounded_number_of_times
 
             assert clause_heads(counted)
         else:
-            assert all(perturbation.edits(counted, direction) for direction in perturbation.directions)
+            # every direction is read; one that would leave the text in two spellings gives no edit
+            assert [perturbation.edits(counted, direction) for direction in perturbation.directions] != [[], []]
         per_token.append(counted.tokens.reads / len(parsed.tokens))
     assert per_token[1] < 1.5 * per_token[0], per_token  # 4 times the text: 4 times the reads, not 16
 

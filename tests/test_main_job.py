@@ -14,9 +14,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
+@pytest.mark.slow
 def test_every_step_of_the_main_job_runs_on_a_small_sample(tmp_path):
     out = tmp_path / "rome-out"
     done = subprocess.run([sys.executable, str(ROOT / "scripts" / "main_job.py"), "--smoke", "--out", str(out)],
@@ -27,7 +30,9 @@ def test_every_step_of_the_main_job_runs_on_a_small_sample(tmp_path):
     corpora = {s["corpus"] for s in summaries}
     assert {"dialogue", "news", "webnlg"} <= corpora and all(s.get("code") for s in summaries)
     page = (out / "results.md").read_text(encoding="utf-8")
-    assert "_missing:" not in page.split("## Speed")[0], page[:2000]  # every table but the bench was made
+    missing = [line for line in page.splitlines() if line.startswith("_missing:")]
+    # every table but the bench (not run small) and the held-out cards (none given) was made
+    assert len(missing) == 2 and all("bench.md" in m or "validity-heldout.md" in m for m in missing), missing
     for table in ("robustness/robustness.md", "correlation/correlation.md", "challenge-demetr/accuracy.md",
                   "job/validity.md"):
         assert (out / table).is_file(), table

@@ -32,12 +32,12 @@ def test_outputs_of_several_commits_are_each_named_and_the_page_says_so(tmp_path
     head = _page(tmp_path, {
         "correlation/correlation.md": "# C\n\n- produced by rome report correlation, commit 8e23556, 2026-11-27 00:43 UTC\n",
         "robustness/robustness.md": "# R\n\n- Produced by rome report robustness, commit a439ac9+dirty, 2026-11-27 00:55 UTC\n",
-        "validity.md": "| corpus | card |\n|---|---|\n",
+        "job/validity.md": "| corpus | card |\n|---|---|\n",
     })
     assert "2 different code versions" in head
     assert "correlation/correlation.md: commit `8e23556`" in head
     assert "robustness/robustness.md: commit `a439ac9+dirty`" in head
-    assert "validity.md recorded none" in head
+    assert "job/validity.md recorded none" in head
     commit = _head_commit()
     assert not commit or commit not in head  # the checkout the page is generated in is not the outputs' code
 
@@ -46,7 +46,7 @@ def test_outputs_of_one_commit_are_stamped_with_it(tmp_path):
     head = _page(tmp_path, {
         "correlation/correlation.md": "- produced by rome report correlation, commit 8e23556, 2026-11-27 00:43 UTC\n",
         "challenge-demetr/accuracy.md": "- Produced by rome challenge, commit 8e23556, 2026-11-27 00:52 UTC\n",
-        "bench.md": "peak RSS: 1 MB\nProduced by rome bench, rome-harness 0.3.0, 2026-11-27 01:00 UTC\n",
+        "job/bench.md": "peak RSS: 1 MB\nProduced by rome bench, rome-harness 0.3.0, 2026-11-27 01:00 UTC\n",
     })
     assert "2 different code versions" in head and "rome-harness `0.3.0`" in head
     head = _page(tmp_path / "one", {

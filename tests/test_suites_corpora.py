@@ -168,11 +168,13 @@ def test_a_suite_on_texts_without_a_card_says_its_validity_is_unmeasured_and_how
     data, out = _jsonl(tmp_path / "mine.jsonl"), tmp_path / "out"
     assert main(["suite", "contractions", "--data", str(data), "--metric", "chrf", "--no-cache", "--out", str(out)]) in (0, 1)
     printed = capsys.readouterr().out
-    record = json.loads((out / "summary.json").read_text())["validity"]
+    summary = json.loads((out / "summary.json").read_text())
+    record, cases = summary["validity"], summary["data"]["n_cases"]
     assert record["corpus"] == "mine" and record["states"]["invariant"]["state"] == "UNMEASURED"
     user_cards = tmp_path / "rome-out" / "cards"  # where rome validity --draw writes (never the package)
     todo = user_cards / "mine" / "contractions.todo.jsonl"
-    assert record["judge"] == [f"rome validity --draw contractions --data {data}",
+    # the suite's seed and the run's size: the draw is exactly this run's cases
+    assert record["judge"] == [f"rome validity --draw contractions --data {data} --seed 2027 --n {cases}",
                                f"rome annotate --validity {todo} --annotator NAME",
                                f"rome validity --data {data}"]
     for text in (printed, (out / "summary.md").read_text()):
@@ -230,8 +232,10 @@ def test_a_card_the_user_judged_is_read_and_a_suite_file_is_named_as_given(tmp_p
     suite_file.write_text((Path(suites.__file__).parent / "contractions.py").read_text(encoding="utf-8"), encoding="utf-8")
     out = tmp_path / "out"
     assert main(["suite", str(suite_file), "--data", str(data), "--metric", "chrf", "--no-cache", "--out", str(out)]) in (0, 1)
-    record = json.loads((out / "summary.json").read_text())["validity"]
-    assert record["judge"][0] == f"rome validity --draw {suite_file} --data {data}"
+    summary = json.loads((out / "summary.json").read_text())
+    record = summary["validity"]
+    assert record["judge"][0] == (f"rome validity --draw {suite_file} --data {data} --seed 2027 "
+                                  f"--n {summary['data']['n_cases']}")
     _judged_card(data, tmp_path / "rome-out" / "cards")
     out = tmp_path / "out2"
     assert main(["suite", "contractions", "--data", str(data), "--metric", "chrf", "--no-cache", "--out", str(out)]) in (0, 1)

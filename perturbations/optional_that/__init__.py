@@ -134,8 +134,9 @@ def _wh_extracted(parsed: ParsedText, verb: Token) -> bool:
     parse to ``verb`` (or to the sentence's root) passes through no relative or adverbial clause."""
     tokens = parsed.tokens
     root = _root(parsed, verb.i)
-    for wh in tokens[: verb.i]:
-        if wh.tag not in WH_TAGS or _root(parsed, wh.i) != root:
+    sentence = _subtree(parsed, root)  # the verb's sentence only: a long text is read once per sentence
+    for wh in (tokens[i] for i in sentence if i < verb.i):
+        if wh.tag not in WH_TAGS:
             continue
         if wh.head == verb.i and verb.dep in OTHER_CLAUSES and (
                 wh.dep in SUBJECT_DEPS or wh.dep in ("advmod", "mark") and wh.i == _subtree(parsed, verb.i)[0]):
