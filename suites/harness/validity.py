@@ -370,16 +370,17 @@ def shipped_validity(cards: Path | list[Path] | None = None, data: list[str] | N
             if suite.direct_cases:  # a published minimal-pair set (DEMETR): no perturbation of ours to judge
                 continue
             suite = suite.configured(data=spec)
-            statuses = card_statuses(suite, folders, cache)
+            perturbation = suite.build_perturbation()
+            statuses = card_statuses(suite, folders, cache, perturbation)
             expectations = sorted({c.expectation for c in suite.case_checks}) or ["invariant"]
-            card = suite.build_perturbation().card_name()
+            card = perturbation.card_name()
             for expectation in expectations:
                 status = statuses.get(expectation, CardStatus(card, expectation, UNMEASURED))
                 rows.append((suite.corpus, suite.name, card, status))
     return rows
 
 
-def card_statuses(suite, folders: list[Path], cache: Any) -> dict[str, CardStatus]:
+def card_statuses(suite, folders: list[Path], cache: Any, perturbation: Any = None) -> dict[str, CardStatus]:
     """:func:`match_card`'s statuses of ``suite``'s card, kept in the score cache under what decides them: the
     card files' bytes, the perturbation's behaviour fingerprint, the texts and the rubric. A second ``rome
     validity`` on unchanged cards and code reads them back instead of drawing every card again."""
@@ -388,7 +389,7 @@ def card_statuses(suite, folders: list[Path], cache: Any) -> dict[str, CardStatu
     from rome.core.contract import HARNESS_VERSION
     from suites.harness.spec import data_fingerprint, perturbation_fingerprint
 
-    perturbation = suite.build_perturbation()
+    perturbation = perturbation or suite.build_perturbation()
     name = perturbation.card_name()
     cards = [hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else None
              for path in (card_path(name, suite.corpus, folder) for folder in folders)]
