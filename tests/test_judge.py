@@ -87,7 +87,7 @@ def test_no_training_data_ships_in_the_package():
     assert not (data_dir() / "swords").exists()
     judge = ROOT / "perturbations" / "judge"
     assert {p.name for p in judge.iterdir() if p.suffix in (".py", ".json")} == {
-        "__init__.py", "features.py", "files.py", "fit.py", "lm.py", "weights.json"}
+        "__init__.py", "features.py", "files.py", "fit.py", "lm.py", "substitutes.py", "weights.json"}
 
 
 def _committed_rows(model: str) -> list[dict]:

@@ -17,25 +17,22 @@ the synonym keeps the meaning (``invariant``), the antonym reverses it (``decrea
 * **candidate constraints**: ``NoWordExchange``, ``NotSameLemma``, ``ContentCandidates``,
   ``AdjectivePosition`` (WordNet's predicative-only and attributive-only markers: never "an alive
   mouse"), ``PartOfSpeechInContext`` (spaCy must tag the replacement as the same adjective tag in
-  context), then the judges TextFooler uses: a synonym must share a sense the word often has
-  (``SenseShare``), keep the neighbours' collocations (``Collocation``) and fit its slot about as well as the original
-  (``FitsContext``, ``synonym_delta``); an antonym must fit its slot well enough to be English
-  (``antonym_delta``, its own threshold: an antonym says something else, so it may be less expected);
-* **search**: every adjective with a candidate is judged (one pass of the context model for a few at a
-  time); the seed picks one among those with an acceptable synonym and antonym (else among the rest),
-  and each variant takes the candidate the context model prefers (``top_k``: the seed picks among the
-  k best).
+  context); a synonym must also share a sense the word often has (``SenseShare``);
+* **the synonym is decided by the judge** (:func:`perturbations.judged.choose`, kind ``"adjective"``):
+  every adjective's synonyms ranked from one language-model distribution per word, the best of the few best
+  adjectives judged in full; the one the judge accepts and likes best is kept (``variant.meta["p_valid"]``);
+* **the antonym** changes the meaning on purpose, so the judge of meaning-kept variants cannot decide it:
+  the antonyms of the same adjective (or, where no synonym was accepted, of one the seed picks) must still
+  read as English to the judge's language model (:func:`perturbations.judged.fluent_antonyms`); the most
+  fluent is kept.
 
-Which sense the adjective has here is read from the context (WordNet's sense counts are a prior, no longer
-the gate of a dominant sense),
-and the context model is not a metric's (:mod:`rome.context.model`; its signature is in
-:meth:`AdjectiveSwap.describe`).
+A text whose synonyms the judge accepts none of gives no ``invariant`` variant (precision first). Nothing
+here reads a metric's model; the judge's description is in :meth:`AdjectiveSwap.describe`.
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 
 from perturbations.base import Edit, Perturbation, Result, Variant, apply_edits
 from perturbations.constraints import (
@@ -47,19 +44,8 @@ from perturbations.constraints import (
     ProtectedWords,
     SenseShare,
 )
-from perturbations.context_fit import (
-    ANTONYM_DELTA,
-    MIN_BIGRAM_RATIO,
-    MIN_LOGP,
-    MIN_SENSE_SHARE,
-    SYNONYM_DELTA,
-    Collocation,
-    FitsContext,
-    model_signature,
-    pass_groups,
-    slot_scores,
-    words_per_pass,
-)
+from perturbations.context_fit import MIN_SENSE_SHARE
+from perturbations.judged import ANTONYM_MAX_DROP, choose, fluent_antonyms, judge_description
 from perturbations.language.articles import with_article_fixes
 from perturbations.language.casing import match_case
 from perturbations.language.inflection import inflect
@@ -82,31 +68,25 @@ class AdjectiveSwap(Perturbation):
     kind = "adjective"
     parses = True
 
-    def __init__(self, parser: str | None = None, top_k: int = 1, require_both: bool = False,
-                 synonym_delta: float = SYNONYM_DELTA, antonym_delta: float = ANTONYM_DELTA,
-                 min_bigram_ratio: float = MIN_BIGRAM_RATIO, min_sense_share: float = MIN_SENSE_SHARE,
-                 synonym_min_logp: float = MIN_LOGP) -> None:
-        """``top_k``: the seed picks among this many of the best-fitting candidates (1 = always the best);
-        ``require_both``: only adjectives with a synonym *and* an antonym; ``synonym_delta`` /
-        ``antonym_delta``: the largest drop in the context model's log-probability from the original to
-        a synonym / an antonym in its slot; ``min_bigram_ratio`` and ``min_sense_share``: the synonym's
-        collocation and sense checks (as TextFooler's); ``synonym_min_logp``: the least log-probability of
-        a synonym itself in its slot (TextFooler's ``min_logp``)."""
+    def __init__(self, parser: str | None = None, require_both: bool = False,
+                 min_sense_share: float = MIN_SENSE_SHARE, antonym_max_drop: float = ANTONYM_MAX_DROP) -> None:
+        """``require_both``: only adjectives with an accepted synonym *and* a fluent antonym;
+        ``min_sense_share``: the synonym's sense check (as TextFooler's); ``antonym_max_drop``: the largest
+        drop of the text's log-probability (nats) an antonym's variant may have."""
+        if not antonym_max_drop >= 0:
+            raise ValueError("antonym_max_drop must be >= 0 (a largest drop in log-probability)")
         self.parser = require_spacy_labels(parser, self.kind)
-        self.top_k = max(1, int(top_k))
         self.require_both = require_both
+        self.antonym_max_drop = float(antonym_max_drop)
         self.word_constraints = [ProtectedWords(), ClearUse(), MultiWordUnits(), NotRestrictive(), PlainAdjectives()]
         self.structure = structure_constraints()  # TextFooler's: the same swap keeps the same structure
-        self.synonym_checks = [SenseShare(min_sense_share), Collocation(min_bigram_ratio)]
-        self.synonym_fit = FitsContext(synonym_delta, synonym_min_logp)
-        self.antonym_fit = FitsContext(antonym_delta)
+        self.synonym_checks = [SenseShare(min_sense_share)]
 
     def describe(self) -> dict:
-        return {"kind": self.kind, "parser": self.parser or "spacy", "top_k": self.top_k, "lexicon": LEXICON,
+        return {"kind": self.kind, "parser": self.parser or "spacy", "lexicon": LEXICON,
                 "senses": "all, judged in context", "require_both": self.require_both,
-                "context_model": model_signature(),
-                "synonym": describe_constraints([*self.synonym_checks, self.synonym_fit]),
-                "antonym": describe_constraints([self.antonym_fit]),
+                "synonym": {"judge": judge_description(self.kind), **describe_constraints(self.synonym_checks)},
+                "antonym": {"max_drop": self.antonym_max_drop, "score": "judge's language model, whole text"},
                 "constraints": describe_constraints(self.word_constraints + self.structure)}
 
     def adjectives(self, parsed: ParsedText) -> list[Token]:
@@ -116,8 +96,7 @@ class AdjectiveSwap(Perturbation):
 
     def candidates(self, parsed: ParsedText, tokens: list[Token]) -> dict[int, list[Candidate]]:
         """Each adjective's synonyms and antonyms (``Candidate.source`` says which) that keep the structure
-        and, for synonyms, a common sense of the word and the collocations; not yet judged by the context
-        model."""
+        and, for synonyms, a common sense of the word; not yet judged."""
         found: dict[int, list[Candidate]] = {}
         for tok in tokens:
             lemma = tok.lemma.lower()
@@ -133,52 +112,41 @@ class AdjectiveSwap(Perturbation):
             out[i] = [*synonyms, *(c for c in cs if c.source == ANTONYM)]
         return out
 
-    def judged(self, parsed: ParsedText, found: dict[int, list[Candidate]]) -> dict[int, list[Candidate]]:
-        """``found`` scored by the context model (every candidate, best first), a few non-neighbouring
-        adjectives masked together per pass (:func:`~perturbations.context_fit.words_per_pass`; a synonym
-        below the synonym check's ``min_logp`` is dropped here; every
-        adjective of the text, with or without candidates, so a score does not depend on what the other
-        constraints refused)."""
-        out: dict[int, list[Candidate]] = {}
-        floor = self.synonym_fit.min_logp
-        for group in pass_groups(list(found), words_per_pass(parsed)):
-            scored = slot_scores(parsed, {i: found[i] for i in group})
-            for i in group:
-                original, logps = scored[i]
-                judged = [replace(c, score=lp - original) for c, lp in zip(found[i], logps)
-                          if original is not None and lp is not None and (c.source == ANTONYM or lp >= floor)]
-                out[i] = sorted(judged, key=lambda c: -c.score)
-        return out
-
     def _apply(self, text: str, rng: random.Random) -> Result:
         from rome.core.parsing import get_parser
 
         parsed = get_parser(self.parser).parse_one(text)
-        scored = self.judged(parsed, self.candidates(parsed, self.adjectives(parsed)))
-        options = []
-        for i, cs in scored.items():
-            syn = self._pick([c for c in cs if c.source == SYNONYM and c.score >= -self.synonym_fit.delta], rng)
-            ant = self._pick([c for c in cs if c.source == ANTONYM and c.score >= -self.antonym_fit.delta], rng)
-            if syn or ant:
-                options.append((parsed.tokens[i], syn, ant))
-        if self.require_both:
-            options = [o for o in options if o[1] and o[2]]
-        if not options:
-            return Result.skip(text, "no descriptive adjective with a WordNet synonym"
-                               + (" and " if self.require_both else " or ") + "antonym that fits its context")
-        both = [o for o in options if o[1] and o[2]]
-        tok, syn, ant = rng.choice(both or options)
+        found = self.candidates(parsed, self.adjectives(parsed))
+        synonyms = {i: [c for c in cs if c.source == SYNONYM] for i, cs in found.items()}
+        antonyms = {i: [c for c in cs if c.source == ANTONYM] for i, cs in found.items() if any(
+            c.source == ANTONYM for c in cs)}
+        choice = choose(self.kind, parsed, synonyms) if any(synonyms.values()) else None
+        if choice is not None:
+            where = choice.candidates[0].index
+        elif antonyms and not self.require_both:
+            where = rng.choice(sorted(antonyms))
+        else:
+            where = None
+        antonym = next(iter(fluent_antonyms(parsed, antonyms.get(where, []), self.antonym_max_drop)), None) \
+            if where is not None else None
+        if where is None or (self.require_both and (choice is None or antonym is None)) or (
+                choice is None and antonym is None):
+            return Result.skip(text, "no descriptive adjective with a WordNet synonym the judge accepts"
+                               + (" and " if self.require_both else " or ") + "a fluent antonym")
+        tok = parsed.tokens[where]
         variants = []
-        for relation, c, expectation in ((SYNONYM, syn, "invariant"), (ANTONYM, ant, "decrease")):
-            if c:
-                edits = replacement_edits(parsed, tok, c.word)
-                meta = {"relation": relation, "word": tok.text, "replacement": c.word, "lexicon": LEXICON,
-                        "synset": c.synset, "fit": round(c.score, 3)}
-                variants.append(Variant(apply_edits(text, edits), self.kind, expectation, tuple(edits), meta))
+        if choice is not None:
+            c = choice.candidates[0]
+            meta = {"relation": SYNONYM, "word": tok.text, "replacement": c.word, "lexicon": LEXICON,
+                    "synset": c.synset, "p_valid": round(choice.p_valid, 4)}
+            edits = replacement_edits(parsed, tok, c.word)
+            variants.append(Variant(apply_edits(text, edits), self.kind, "invariant", tuple(edits), meta))
+        if antonym is not None:
+            meta = {"relation": ANTONYM, "word": tok.text, "replacement": antonym.word, "lexicon": LEXICON,
+                    "synset": antonym.synset, "logprob_change": round(antonym.score or 0.0, 3)}
+            edits = replacement_edits(parsed, tok, antonym.word)
+            variants.append(Variant(apply_edits(text, edits), self.kind, "decrease", tuple(edits), meta))
         return Result(text, tuple(variants))
-
-    def _pick(self, ranked: list[Candidate], rng: random.Random) -> Candidate | None:
-        return rng.choice(ranked[: self.top_k]) if ranked else None
 
 
 def is_candidate(tok: Token) -> bool:

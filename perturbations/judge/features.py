@@ -120,14 +120,6 @@ def _count_tokens(lm, text: str) -> int:
     return len(lm.encode(text)) - 1
 
 
-def _needed(lm, base: list[int], variants: Sequence[str], window: int) -> int:
-    """How many of the original's tokens the variants' windows read (the rest of the sentence is not run)."""
-    from perturbations.judge.lm import change_span
-
-    ends = [change_span(base, lm.encode(v), window)[2] + 1 for v in variants]
-    return max([1, *ends])
-
-
 def compute(pairs: Sequence[tuple[str, str]], lm, lexical: bool = True, window: int | None = WINDOW) -> np.ndarray:
     """One row of features per (original, variant) pair: :data:`LEXICAL` or :data:`SENTENCE` columns.
 
@@ -143,13 +135,24 @@ def compute(pairs: Sequence[tuple[str, str]], lm, lexical: bool = True, window: 
     slot_lp: dict[tuple[int, int], float] = {}
     pattern = lm.pieces(PATTERN)
     for text, members in by_original.items():
-        ids = lm.encode(text)
-        if lexical and window is not None:  # a causal model: tokens past the last window need no pass
-            ids = ids[:_needed(lm, ids, [pairs[i][1] for i in members], window)]
-        primed = lm.prime(ids)
-        original_lp, variant_lps, spans = lm.pair_logprobs(text, [pairs[i][1] for i in members],
-                                                           window=window if lexical else None, primed=primed)
-        patterns: dict[tuple[int, int], list[tuple[int, int, str]]] = {}  # (tokens kept, old end) -> wanted
+        primed = lm.prime(lm.encode(text))  # the whole original: the pass a perturbation's ranking made
+        items, owners = [], []  # the LexSubGen patterns, scored in the variants' pass
+        for i in members if lexical else ():
+            for r, region in enumerate(found[i]):
+                news = lm.pieces(" " + region.new)
+                keep = _count_tokens(lm, text[:region.old_end]) + 1
+                if primed.ids[:keep] == lm.encode(text[:region.old_end]):
+                    items.append((keep, pattern + news))
+                    owners.append((i, r, news))
+                    continue
+                # the old word ends inside a token: prime the pattern's own prefix (rare)
+                own = lm.prime(lm.encode(text[:region.old_end] + PATTERN))
+                tail = lm.extend(own, len(own.ids), [news])[0]
+                lexsub[(i, r)] = float(tail[-len(news):].sum()) if len(news) else 0.0
+        original_lp, variant_lps, spans, pattern_lps = lm.pair_logprobs(
+            text, [pairs[i][1] for i in members], window=window if lexical else None, primed=primed, extra=items)
+        for (i, r, news), tail in zip(owners, pattern_lps):
+            lexsub[(i, r)] = float(tail[-len(news):].sum()) if len(news) else 0.0
         for i, lp, (split, end) in zip(members, variant_lps, spans):
             d_sent = float(lp[split:].sum() - original_lp[split:end].sum())
             d_mean = float(lp.mean() - original_lp[:end].mean()) if len(lp) and end > 0 else 0.0
@@ -169,20 +172,6 @@ def compute(pairs: Sequence[tuple[str, str]], lm, lexical: bool = True, window: 
                 start_new = _count_tokens(lm, variant[:region.new_start].rstrip())
                 end_new = _count_tokens(lm, variant[:region.new_end])
                 slot_lp[(i, r)] = float(lp[start_new:end_new].sum()) if end_new > start_new else 0.0
-                keep = _count_tokens(lm, text[:region.old_end]) + 1
-                if primed.ids[:keep] != lm.encode(text[:region.old_end]):  # no token boundary there
-                    keep = 0
-                patterns.setdefault((keep, 0 if keep else region.old_end), []).append((i, r, region.new))
-        for (keep, _), wanted in patterns.items():
-            news = [lm.pieces(" " + new) for _, _, new in wanted]
-            if keep:
-                tails = lm.extend(primed, keep, [pattern + n for n in news])
-            else:  # prime the pattern's own prefix (rare: the old word ends inside a token)
-                region = found[wanted[0][0]][wanted[0][1]]
-                own = lm.prime(lm.encode(text[:region.old_end] + PATTERN))
-                tails = lm.extend(own, len(own.ids), news)
-            for (i, r, _), n, tail in zip(wanted, news, tails):
-                lexsub[(i, r)] = float(tail[-len(n):].sum()) if len(n) else 0.0
     if not lexical:
         return out
     for i in range(len(pairs)):

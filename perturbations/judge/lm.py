@@ -24,7 +24,6 @@ import copy
 import functools
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -35,17 +34,30 @@ from perturbations.judge.files import GGUF_SHA256, tokenizer_dir, weights_dir
 ENGLISH_WORDS = 50_000
 #: most tokens in one batch (rows × longest row): bounds the 262k-word output layer's logits (~1 GB)
 MAX_BATCH_TOKENS = 1024
+#: originals whose forward pass is kept (:meth:`LanguageModel.prime`)
+PRIMED_KEPT = 8
+#: a text this long (tokens) is extended item by item: the batched pass places tails by position ids, while
+#: the model's local layers place their window by cache position (512 tokens)
+SLIDING_SAFE = 480
 
 
-@dataclass
 class Primed:
-    """One original's forward pass: its ids, its token log-probabilities (``lp[j]`` is token ``j + 1``'s),
-    the last hidden state at every position and the key/value cache."""
+    """One original's forward pass: its ids, the last hidden state at every position and the key/value
+    cache; ``lp`` (``lp[j]`` is token ``j + 1``'s log-probability) is computed when first read (ranking a
+    text's substitutes needs only the cache)."""
 
-    ids: list[int]
-    lp: np.ndarray
-    rows: Any
-    cache: Any
+    def __init__(self, ids: list[int], rows: Any, cache: Any, logp) -> None:
+        self.ids = ids
+        self.rows = rows
+        self.cache = cache
+        self._logp = logp
+        self._lp: np.ndarray | None = None
+
+    @property
+    def lp(self) -> np.ndarray:
+        if self._lp is None:
+            self._lp = self._logp(self)
+        return self._lp
 
 
 class LanguageModel:
@@ -61,6 +73,7 @@ class LanguageModel:
         self.bos = self.tokenizer.bos_token_id
         self.signature = f"gemma-3-270m-q4_k_m@{GGUF_SHA256[:12]}"
         self._lock = threading.RLock()
+        self._primed: dict[tuple[int, ...], Primed] = {}
 
     def encode(self, text: str) -> list[int]:
         """The text's token ids after the beginning-of-text token (which is never scored)."""
@@ -115,6 +128,19 @@ class LanguageModel:
         inside = torch.isin(targets, index)
         return torch.where(inside, target - lse, target - torch.logaddexp(lse, target))
 
+    def _logp_rows(self, rows, targets):
+        """:meth:`_logp` for ``rows[k]`` -> ``targets[k]``, the English normaliser computed once per distinct
+        row (a word's candidates share one distribution)."""
+        import torch
+
+        unique, inverse = torch.unique(rows, dim=0, return_inverse=True)
+        index, weight = self.english
+        full = self.model.get_output_embeddings().weight
+        lse = torch.logsumexp((unique @ weight.T).float(), dim=-1)[inverse]
+        target = (rows * full[targets]).sum(-1).float()
+        inside = torch.isin(targets, index)
+        return torch.where(inside, target - lse, target - torch.logaddexp(lse, target))
+
     @staticmethod
     def _batches(order: list[int], length, budget: int = MAX_BATCH_TOKENS):
         start = 0
@@ -145,13 +171,33 @@ class LanguageModel:
         return [float(x.sum()) for x in self.token_logprobs([self.encode(t) for t in texts])]
 
     def prime(self, ids: Sequence[int]) -> Primed:
-        """Run one original (ids from :meth:`encode`) once, keeping what its variants reuse."""
+        """Run one original (ids from :meth:`encode`) once, keeping what its variants reuse (the last
+        :data:`PRIMED_KEPT` originals are kept: a perturbation ranks a text's words, then judges its variants,
+        on the same pass). Callers never change a :class:`Primed` (they copy its cache)."""
+        key = tuple(ids)
+        with self._lock:
+            if key in self._primed:
+                return self._primed[key]
+        primed = self._prime(ids)
+        with self._lock:
+            self._primed[key] = primed
+            while len(self._primed) > PRIMED_KEPT:
+                self._primed.pop(next(iter(self._primed)))
+        return primed
+
+    def _prime(self, ids: Sequence[int]) -> Primed:
         import torch
 
         with self._lock, torch.inference_mode():
-            hidden, tids, cache = self._hidden([list(ids)])
-            lp = self._logp(hidden[0, :-1], tids[0, 1:]).numpy().astype(np.float64)
-        return Primed(list(ids), lp, hidden[0], cache)
+            hidden, _, cache = self._hidden([list(ids)])
+        return Primed(list(ids), hidden[0], cache, self._original_logprobs)
+
+    def _original_logprobs(self, primed: Primed) -> np.ndarray:
+        import torch
+
+        with self._lock, torch.inference_mode():
+            targets = torch.tensor(primed.ids[1:], dtype=torch.long)
+            return self._logp(primed.rows[:-1], targets).numpy().astype(np.float64)
 
     def extend(self, primed: Primed, keep: int, tails: Sequence[Sequence[int]]) -> list[np.ndarray]:
         """Log-probabilities of each tail's tokens after the original's first ``keep`` tokens
@@ -163,8 +209,8 @@ class LanguageModel:
         if not live:
             return result
         with self._lock, torch.inference_mode():
-            heads = self._logp(primed.rows[keep - 1].expand(len(live), -1),
-                               torch.tensor([tails[i][0] for i in live])).numpy()
+            heads = self._logp_rows(primed.rows[keep - 1].expand(len(live), -1),
+                                    torch.tensor([tails[i][0] for i in live])).numpy()
             first = dict(zip(live, heads.tolist()))
             for members in self._batches(live, lambda i: len(tails[i]) + keep // 4):
                 batch = [list(tails[i]) for i in members]
@@ -182,13 +228,101 @@ class LanguageModel:
                     result[i] = np.concatenate([head, rest]).astype(np.float64)
         return result
 
+    def extend_at(self, primed: Primed, items: Sequence[tuple[int, Sequence[int]]],
+                  targets: Sequence[Sequence[int]] | None = None) -> list[np.ndarray]:
+        """:meth:`extend` for many ``(keep, tail)`` at once, in one batched pass: every row reads the
+        original's whole cache, the positions past its own ``keep`` hidden by the attention mask and its
+        tail placed at positions ``keep, keep + 1, ...`` (the model's weights are read once, which is what
+        a pass costs on a CPU). With ``targets``, item ``k`` gives instead log P(t) of each ``t`` in
+        ``targets[k]`` as the token after its tail (a word's substitutes from one distribution).
+        Falls back to one :meth:`extend` per item on a text near the model's sliding window."""
+        import torch
+
+        n = len(primed.ids)
+        out: list[np.ndarray] = [np.zeros(0)] * len(items)
+        live = [k for k, (_, tail) in enumerate(items) if len(tail) or targets is not None]
+        if not live:
+            return out
+        if n + max(len(items[k][1]) for k in live) >= SLIDING_SAFE:
+            for k in live:
+                keep, tail = items[k]
+                out[k] = (self.next_logprobs(primed, keep, tail, targets[k]) if targets is not None
+                          else self.extend(primed, keep, [tail])[0])
+            return out
+        with self._lock, torch.inference_mode():
+            with_tail = [k for k in live if len(items[k][1])]
+            hidden = None
+            if with_tail:
+                width = max(len(items[k][1]) for k in with_tail)
+                ids = torch.zeros((len(with_tail), width), dtype=torch.long)
+                mask = torch.zeros((len(with_tail), n + width), dtype=torch.long)
+                positions = torch.zeros((len(with_tail), width), dtype=torch.long)
+                for r, k in enumerate(with_tail):
+                    keep, tail = items[k]
+                    ids[r, : len(tail)] = torch.tensor(list(tail))
+                    mask[r, :keep] = 1
+                    mask[r, n : n + len(tail)] = 1
+                    positions[r] = torch.arange(keep, keep + width)
+                cache = copy.deepcopy(primed.cache)
+                if len(with_tail) > 1:
+                    cache.batch_repeat_interleave(len(with_tail))
+                hidden = self.model.model(input_ids=ids, attention_mask=mask, position_ids=positions,
+                                          past_key_values=cache, use_cache=True).last_hidden_state
+            row_of = {k: r for r, k in enumerate(with_tail)}
+            if targets is not None:
+                rows, wanted, owner = [], [], []
+                for k in live:
+                    keep, tail = items[k]
+                    last = hidden[row_of[k], len(tail) - 1] if len(tail) else primed.rows[keep - 1]
+                    for t in targets[k]:
+                        rows.append(last)
+                        wanted.append(t)
+                        owner.append(k)
+                if rows:
+                    found = self._logp_rows(torch.stack(rows), torch.tensor(wanted, dtype=torch.long)).numpy()
+                    for k in live:
+                        out[k] = np.array([v for v, o in zip(found, owner) if o == k], dtype=np.float64)
+                return out
+            rows, wanted, place = [], [], []  # every tail token's predicting row, in one normaliser pass
+            for r, k in enumerate(with_tail):
+                keep, tail = items[k]
+                for j, token in enumerate(tail):
+                    rows.append(primed.rows[keep - 1] if j == 0 else hidden[r, j - 1])
+                    wanted.append(token)
+                    place.append(k)
+            found = self._logp_rows(torch.stack(rows), torch.tensor(wanted, dtype=torch.long)).numpy()
+            for k in with_tail:
+                out[k] = np.array([v for v, o in zip(found, place) if o == k], dtype=np.float64)
+        return out
+
+    def next_logprobs(self, primed: Primed, keep: int, tail: Sequence[int], targets: Sequence[int]) -> np.ndarray:
+        """log P(target) of each of ``targets`` as the token after the original's first ``keep`` tokens and
+        ``tail``: one small pass from the cropped cache, whatever the number of targets (a word's
+        substitutes are read from one distribution, not scored one pass each)."""
+        import torch
+
+        if not len(targets):
+            return np.zeros(0)
+        with self._lock, torch.inference_mode():
+            if len(tail):
+                cache = copy.deepcopy(primed.cache)
+                cache.crop(keep - len(primed.ids))
+                hidden, _, _ = self._hidden([list(tail)], cache=cache, offset=keep)
+                last = hidden[0, len(tail) - 1]
+            else:
+                last = primed.rows[keep - 1]
+            found = self._logp_rows(last.expand(len(targets), -1), torch.tensor(list(targets), dtype=torch.long))
+        return found.numpy().astype(np.float64)
+
     def pair_logprobs(self, original: str, variants: Sequence[str], window: int | None = None,
-                      primed: Primed | None = None) -> tuple[np.ndarray, list[np.ndarray], list[tuple[int, int]]]:
+                      primed: Primed | None = None, extra: Sequence[tuple[int, Sequence[int]]] = (),
+                      ) -> tuple[np.ndarray, list[np.ndarray], list[tuple[int, int]], list[np.ndarray]]:
         """The original's token log-probabilities, each variant's, and for each variant where its tokens
         first differ from the original's and where the original's comparable stretch ends (indexes into the
         log-probability arrays: compare ``variant[split:]`` with ``original[split:end]``). With ``window``,
         a variant is scored only up to ``window`` tokens past its last changed token, and the original's
-        stretch ends as many tokens past its own."""
+        stretch ends as many tokens past its own. ``extra``: more ``(keep, tail)`` items of
+        :meth:`extend_at` scored in the same pass (their log-probabilities are the fourth value)."""
         primed = primed or self.prime(self.encode(original))
         full = self.encode(original)  # the primed ids may stop early: what is past them is never compared
         base = full
@@ -204,11 +338,11 @@ class LanguageModel:
             tails[i] = ids[k:stop]
             splits.append(k)
             groups.setdefault(k, []).append(i)
-        for k, members in groups.items():
-            scored = self.extend(primed, k, [tails[i] for i in members])
-            for i, tail in zip(members, scored):
-                out[i] = np.concatenate([primed.lp[:k - 1], tail])
-        return primed.lp, out, [(k - 1, end) for k, end in zip(splits, ends)]
+        order = [i for members in groups.values() for i in members]
+        scored = self.extend_at(primed, [*((splits[i], tails[i]) for i in order), *extra])
+        for i, tail in zip(order, scored):
+            out[i] = np.concatenate([primed.lp[:splits[i] - 1], tail])
+        return primed.lp, out, [(k - 1, end) for k, end in zip(splits, ends)], scored[len(order):]
 
 
 def change_span(base: Sequence[int], ids: Sequence[int], window: int | None) -> tuple[int, int, int]:

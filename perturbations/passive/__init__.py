@@ -7,8 +7,14 @@ Two parts, as the grammar books separate them:
   phrasal verbs, ditransitives, object predicatives, pronoun case, subordinate and coordinated clauses);
   every other shape is skipped with a reason that names its source;
 * **whether this passive reads naturally** (:mod:`perturbations.passive.naturalness`): the independent
-  context model's pseudo-log-likelihood of the rewritten sentence against the original's, with a
-  threshold set from blind readers' labels. No rule here was fitted to a corpus or to judged cards.
+  context model's pseudo-log-likelihood of the rewritten sentence against the original's, a guard against
+  rewrites that read far worse, with a threshold set from blind readers' labels;
+* **which passive is kept** (:func:`judge_best`): the judge (:mod:`perturbations.judge`, kind
+  ``"passive"``) reads each remaining rewrite on its sentence; the one it accepts and likes best is kept,
+  one clause per variant, with its ``p_valid`` (``variant.meta["p_valid"]``); a text whose rewrites it
+  accepts none of is skipped.
+
+No rule here was fitted to a corpus or to judged cards.
 
 No maintained library turns active English clauses into passive ones from a parse (pattern and
 CheckList have no such operation), so the rewrite is written here on the shared parser and
@@ -80,7 +86,7 @@ class PassiveVoice(Perturbation):
         an agentless passive, other pronoun subjects are skipped), ``"skip"`` every pronoun clause, or
         ``"keep"`` ("... by you", "... by me"). ``naturalness_delta``: how far the rewritten sentence's mean
         pseudo-log-likelihood per piece may fall below the original's (``None``: the grammar alone, no
-        language model). ``pll_spacing``: the distance between the pieces masked together in one pass of the
+        language model: neither that reading nor the judge). ``pll_spacing``: the distance between the pieces masked together in one pass of the
         pseudo-log-likelihood (``None``: one piece per pass, exact)."""
         if pronoun_agent not in PRONOUN_AGENT_CHOICES:
             raise ValueError(f"pronoun_agent must be one of {', '.join(PRONOUN_AGENT_CHOICES)}")
@@ -97,9 +103,11 @@ class PassiveVoice(Perturbation):
         out = {"kind": self.kind, "parser": self.parser or "spacy", "pronoun_agent": self.pronoun_agent,
                "naturalness_delta": self.naturalness_delta}
         if self.naturalness_delta is not None:
+            from perturbations.judged import get_kind_judge
             from perturbations.passive.naturalness import context_signature
 
-            out.update(pll_spacing=self.pll_spacing, context_model=context_signature())
+            out.update(pll_spacing=self.pll_spacing, context_model=context_signature(),
+                       judge=get_kind_judge(self.kind).describe(), clauses="the judge's best, one per variant")
         return out
 
     def candidates(self, text: str) -> tuple[ParsedText, list[tuple[Edit, dict]], list[str]]:
@@ -134,13 +142,35 @@ class PassiveVoice(Perturbation):
                     reasons.insert(0, f"the context model reads the passive as less natural "
                                       f"({reading.difference:+.3f} per piece < -{self.naturalness_delta})")
             found = kept
+        p_valid = None
+        if found and self.naturalness_delta is not None:
+            found, p_valid, refused = judge_best(text, found)
+            if refused:
+                reasons.insert(0, refused)
         if not found:
             return Result.skip(text, reasons[0] if reasons else "no clause found")
         edits = [edit for edit, _ in found]
         meta = {"parser": parsed.parser, "clauses_rewritten": len(edits), "clauses_skipped": len(reasons),
                 "clauses": [{k: v for k, v in facts.items() if k != "sentence"} for _, facts in found]}
+        if p_valid is not None:
+            meta["p_valid"] = round(p_valid, 4)
         variant = Variant(apply_edits(text, edits), self.kind, "invariant", tuple(edits), meta)
         return Result(text, (variant,))
+
+
+def judge_best(text: str, found: list[tuple[Edit, dict]]) -> tuple[list[tuple[Edit, dict]], float | None, str]:
+    """The one rewrite the judge (:mod:`perturbations.judge`, kind ``"passive"``) accepts and likes best, read
+    on its sentence, with its ``p_valid``; none (and the reason) when it accepts none. One clause per variant:
+    the judge reads one change at a time."""
+    from perturbations.judged import get_kind_judge
+
+    judge = get_kind_judge("passive")
+    probabilities = judge.p_valid([sentence_pair(text, facts["sentence"], edit) for edit, facts in found])
+    best = max(range(len(found)), key=lambda k: probabilities[k])
+    if not judge.accepts(probabilities[best]):
+        return [], None, (f"the judge does not accept the passive (p_valid {probabilities[best]:.2f} < "
+                          f"{judge.threshold})")
+    return [found[best]], float(probabilities[best]), ""
 
 
 def sentence_pair(text: str, sentence: tuple[int, int], edit: Edit) -> tuple[str, str]:

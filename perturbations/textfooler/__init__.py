@@ -1,4 +1,4 @@
-"""Text transformation (RoMe §4.6 case 4): TextFooler's recipe, every swap judged in its context.
+"""Text transformation (RoMe §4.6 case 4): TextFooler's recipe, every variant decided by the judge.
 
 TextFooler (Jin et al., 2020; TextAttack's ``textfooler`` recipe) is a transformation (word swap),
 constraints (which words may change, which candidates are acceptable) and a search (which words, in
@@ -9,37 +9,33 @@ statement, so each part is replaced, keeping the shape:
 * **transformation** :class:`WordSwapWordNet`: WordNet 3.0 synonyms of the word's lemma for its part of
   speech, over *every* sense (:func:`perturbations.language.senses.wordnet_synonyms`: single words,
   never a direct antonym), inflected to the word's Penn tag by lemminflect and cased like it; the
-  :data:`MAX_CANDIDATES` most frequent in general English (wordfreq) are tried (a bound on cost:
-  TextFooler's own is 50 neighbours);
+  :data:`MAX_CANDIDATES` most frequent in general English (wordfreq) are tried;
 * **constraints on which words may change** (:mod:`perturbations.constraints`): ``ProtectedWords``
-  (names, numbers), ``FunctionWords`` (the closed classes, :mod:`perturbations.language.function_words`), ``ContentWords`` (nouns, verbs, adjectives),
+  (names, numbers), ``FunctionWords`` (the closed classes), ``ContentWords`` (nouns, verbs, adjectives),
   ``ClearUse`` (a word used as its part of speech normally is: no noun as a modifier, no possessor),
   ``MultiWordUnits`` (compounds, WordNet collocations, verb + particle/preposition, semi-auxiliaries,
   hyphenated words), ``NotRestrictive`` (determiner-like adjectives), ``PlainAdjectives`` (an
   adjective of a measurement: "185 cm tall");
-* **constraints on candidates**, cheapest first: ``NoWordExchange``, ``NotSameLemma``,
+* **cheap constraints on candidates** (no model): ``NoWordExchange``, ``NotSameLemma``,
   ``ContentCandidates`` (no function word: "make" -/-> "do"), ``AdjectivePosition`` (WordNet's
   predicative/attributive markers), ``PartOfSpeechInContext`` (spaCy re-tags the swapped word in its
-  context), ``SenseShare`` (the senses the synonym shares carry a fair share of the word's uses: the
-  prior of sense disambiguation), then the context's judges (:mod:`perturbations.context_fit`):
-  ``Collocation`` (Google Books bigrams with the neighbours) and ``FitsContext`` (the context model's
-  log-probability of the candidate in the slot against the original's, at most ``delta`` lower);
-* **search** :class:`~perturbations.search.RandomOrderGreedySearch`: words in a seeded random order,
-  each taking the candidate the context model prefers among the acceptable ones, until ``n_words`` are
-  swapped; never two neighbouring words (each swap is judged in the original's context).
+  context), ``SenseShare`` (the senses the synonym shares carry a fair share of the word's uses);
+* **search and the judge** (:func:`perturbations.judged.choose`): every candidate of up to
+  :data:`MAX_WORDS` words (seeded order) ranked from one language-model distribution per word, the best
+  candidate of the few best words judged in full, the accepted ones combined up to ``n_words`` (never two
+  neighbours) and the combination judged again.
 
-Which sense a word has here is read from the context: WordNet's sense counts (SemCor) say which sense a
-word *usually* has, not which it has here ("phone" for a mobile, "respond" to an email), so they are
-only a prior (``SenseShare``), no longer the gate of a dominant sense. Nothing here reads a metric's model or a corpus: the context model is MPNet with its own
-masked-LM head (:mod:`rome.context.model`), whose signature is in :meth:`TextFoolerSwap.describe`.
-``variant.meta["swaps"]`` names each swap's synset and its fit score. Expectation: ``invariant``.
+A text with no variant the judge accepts is skipped (precision first). Nothing here reads a metric's model
+or a corpus; the judge's description (model, calibration, threshold) is in :meth:`TextFoolerSwap.describe`.
+``variant.meta["swaps"]`` names each swap's synset, ``variant.meta["p_valid"]`` is the judge's probability for
+the variant. Expectation: ``invariant``.
 """
 
 from __future__ import annotations
 
 import random
 
-from perturbations.base import Edit, Perturbation, Result, Variant, apply_edits
+from perturbations.base import Perturbation, Result, Variant, apply_edits
 from perturbations.constraints import (
     AdjectivePosition,
     ClearUse,
@@ -54,19 +50,9 @@ from perturbations.constraints import (
     ProtectedWords,
     SenseShare,
 )
-from perturbations.context_fit import (
-    MIN_BIGRAM_RATIO,
-    MIN_LOGP,
-    MIN_SENSE_SHARE,
-    SYNONYM_DELTA,
-    Collocation,
-    ContentCandidates,
-    FitsContext,
-    model_signature,
-    words_per_pass,
-)
+from perturbations.context_fit import MIN_SENSE_SHARE, ContentCandidates
+from perturbations.judged import candidate_edits, choose, judge_description
 from perturbations.language import senses
-from perturbations.language.articles import with_article_fixes
 from perturbations.language.casing import match_case
 from perturbations.language.inflection import inflect
 from perturbations.recipe import (
@@ -77,7 +63,6 @@ from perturbations.recipe import (
     allowed_tokens,
     describe_constraints,
 )
-from perturbations.search import RandomOrderGreedySearch
 from rome.core.parsing import ParsedText
 
 WORD_SOURCE = "wordnet-3.0"
@@ -86,11 +71,11 @@ RULE_SOURCE = "wordnet-3.0, every sense, judged in context"
 #: parts of speech that may be swapped; adverbs are left out: most are degree words or parts of fixed
 #: phrases ("pretty", "totally", "of course"), where WordNet's synonyms change or break the statement
 SWAPPABLE_POS = frozenset({"NOUN", "VERB", "ADJ"})
-#: candidates tried per word, the most frequent first (wordfreq): a bound on the context model's cost;
-#: a word's rarer WordNet synonyms ("make" has 47) are archaic or technical and seldom fit
+#: candidates tried per word, the most frequent first (wordfreq): a word's rarer WordNet synonyms ("make"
+#: has 47) are archaic or technical and seldom fit
 MAX_CANDIDATES = 20
-#: words judged per text at most (TextAttack's query budget): bounds the cost of a long text where
-#: nothing fits
+#: words ranked per text at most, in the seeded order (TextAttack's query budget): bounds the cost of a
+#: long text (one small pass of the judge's language model per word)
 MAX_WORDS = 12
 
 
@@ -125,36 +110,30 @@ def structure_constraints() -> list[CandidateConstraint]:
 
 
 class TextFoolerSwap(Perturbation):
-    """Swap ``n_words`` content words for WordNet synonyms that fit their context (``invariant``).
-
-    ``delta``: the largest drop in the context model's log-probability from the original to the
-    synonym in its slot and ``min_logp`` the least log-probability of the synonym itself there
-    (:class:`~perturbations.context_fit.FitsContext`); ``min_bigram_ratio``: the
-    least share of an attested bigram's count the synonym keeps with each neighbour
-    (:class:`~perturbations.context_fit.Collocation`, 0: off); ``min_sense_share``: the least share of
-    the word's uses in the senses the synonym shares (:class:`~perturbations.constraints.SenseShare`)."""
+    """Swap up to ``n_words`` content words for the WordNet synonyms the judge accepts and likes best
+    (``invariant``). ``min_sense_share``: the least share of the word's uses in the senses a synonym shares
+    (:class:`~perturbations.constraints.SenseShare`, a cheap filter before the judge)."""
 
     kind = "textfooler"
     parses = True
 
-    def __init__(self, n_words: int = 2, delta: float = SYNONYM_DELTA, min_bigram_ratio: float = MIN_BIGRAM_RATIO,
-                 min_sense_share: float = MIN_SENSE_SHARE, min_logp: float = MIN_LOGP,
-                 max_candidates: int = MAX_CANDIDATES,
-                 max_words: int | None = MAX_WORDS) -> None:
+    def __init__(self, n_words: int = 2, min_sense_share: float = MIN_SENSE_SHARE,
+                 max_candidates: int = MAX_CANDIDATES, max_words: int | None = MAX_WORDS) -> None:
         if n_words < 1:
             raise ValueError("n_words must be at least 1")
         self.n_words = n_words
+        self.max_words = max_words
         self.transformation = WordSwapWordNet(max_candidates)
         self.word_constraints = [ProtectedWords(), FunctionWords(), ContentWords(SWAPPABLE_POS), ClearUse(),
                                  MultiWordUnits(), NotRestrictive(), PlainAdjectives()]
-        self.constraints = [*structure_constraints(), SenseShare(min_sense_share), Collocation(min_bigram_ratio),
-                            FitsContext(delta, min_logp)]
-        self.search = RandomOrderGreedySearch(n_words, max_words=max_words)
+        self.constraints = [*structure_constraints(), SenseShare(min_sense_share)]
 
     def describe(self) -> dict:
         return {"kind": self.kind, "n_words": self.n_words, "word_source": WORD_SOURCE,
                 "candidates": {"senses": "all", "max": self.transformation.max_candidates, "order": "wordfreq"},
-                "search": self.search.describe(), "context_model": model_signature(),
+                "search": {"order": "seeded random", "max_words": self.max_words, "pick": "best judged",
+                           "neighbours": "never both swapped"},
+                "judge": judge_description(self.kind),
                 "constraints": describe_constraints(self.word_constraints + self.constraints)}
 
     def allowed(self, parsed: ParsedText) -> set[int]:
@@ -163,7 +142,8 @@ class TextFoolerSwap(Perturbation):
 
     def proposals(self, parsed: ParsedText, indices: list[int],
                   constraints: list[CandidateConstraint] | None = None) -> dict[int, list[Candidate]]:
-        """The acceptable candidates of each token, best first (``constraints``: the recipe's by default)."""
+        """The candidates of each token that pass the cheap constraints (``constraints``: the recipe's by
+        default), not yet judged."""
         found = {i: self.transformation(parsed, i) for i in indices}
         return acceptable_all(parsed, found, self.constraints if constraints is None else constraints)
 
@@ -171,20 +151,19 @@ class TextFoolerSwap(Perturbation):
         from rome.core.parsing import get_parser
 
         parsed = get_parser().parse_one(text)
-        chosen = self.search(self.allowed(parsed), lambda batch: self.proposals(parsed, batch), rng,
-                             words_per_pass(parsed))
-        if not chosen:
-            return Result.skip(text, "no content word with a WordNet synonym that fits its context "
+        order = sorted(self.allowed(parsed))
+        rng.shuffle(order)
+        if self.max_words is not None:
+            order = order[: self.max_words]
+        choice = choose(self.kind, parsed, self.proposals(parsed, sorted(order)), self.n_words)
+        if choice is None:
+            return Result.skip(text, "no content word with a WordNet synonym the judge accepts in its context "
                                      "(names, numbers and multi-word units kept)")
-        edits = []
-        for c in chosen:
-            start, last = parsed.tokens[c.index], parsed.tokens[c.end]
-            end = last.idx + len(last.text)
-            edits.append(Edit(start.idx, end, text[start.idx : end], c.word))
-        edits = with_article_fixes(text, edits)
-        meta = {"word_source": WORD_SOURCE,
-                "swaps": [{"old": span_text(parsed, c), "new": c.word, "source": c.source, "synset": c.synset,
-                           "fit": round(c.score, 3) if c.score is not None else None} for c in chosen]}
+        chosen = choice.candidates
+        edits = candidate_edits(parsed, chosen)
+        meta = {"word_source": WORD_SOURCE, "p_valid": round(choice.p_valid, 4),
+                "swaps": [{"old": span_text(parsed, c), "new": c.word, "source": c.source, "synset": c.synset}
+                          for c in chosen]}
         if len(chosen) < self.n_words:
             meta["note"] = f"only {len(chosen)} word(s) could be swapped, {self.n_words} requested"
         return Result(text, (Variant(apply_edits(text, edits), self.kind, "invariant", tuple(edits), meta),))
