@@ -15,6 +15,9 @@ from rome.core.parsing import ParsedText
 
 #: tokens re-tagged on each side of a swapped word (bounded, so the cost per word is constant)
 TAG_WINDOW = 12
+#: default least share of the word's (smoothed) SemCor uses in the senses a synonym shares with it
+#: (:class:`SenseShare`): a cheap prior that keeps synonyms of a word's rare senses from the judge
+MIN_SENSE_SHARE = 0.3
 
 
 # -- which words may change --------------------------------------------------------------------
@@ -218,6 +221,16 @@ class NotSameLemma(CandidateConstraint):
                 if not (inflection.lemmas_of(parsed.tokens[c.index].text) & inflection.lemmas_of(c.word))]
 
 
+class ContentCandidates(CandidateConstraint):
+    """A content word is replaced by a content word: a candidate in the function-word list ("make" ->
+    "do", "have", "get" is "make"'s WordNet synonym in some sense) changes the sentence's structure,
+    the reason the word itself would be kept (TextAttack's ``StopwordModification``, applied to both
+    sides)."""
+
+    def keep(self, parsed: ParsedText, candidates: list[Candidate]) -> list[Candidate]:
+        return [c for c in candidates if c.word.lower() not in FUNCTION_WORDS]
+
+
 class AdjectivePosition(CandidateConstraint):
     """An adjective candidate must be usable where the word stands: WordNet marks adjectives used only as
     predicates, ``(p)`` or ``(ip)`` ("alive", "afraid": never "an alive mouse"), and only before a noun,
@@ -254,7 +267,7 @@ class SenseShare(CandidateConstraint):
     """A synonym must share a sense the word has often enough: the senses it shares with the word carry at
     least ``min_share`` of the word's uses in SemCor (add-one smoothed per sense,
     :func:`perturbations.language.senses.shared_sense_share`). The prior of word-sense disambiguation
-    (McCarthy et al. 2004): the context model judges whether a candidate fits the slot, not whether it
+    (McCarthy et al. 2004): a language model judges whether a candidate fits the slot, not whether it
     means what the word means there ("a cheap restaurant" / "a loud restaurant" fit alike; "loud" shares
     only "cheap"'s rare tawdry sense). ``min_share`` 0 turns it off."""
 

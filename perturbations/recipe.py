@@ -7,7 +7,7 @@
   a part of speech the context does not give);
 * a **search** picks, with the seeded generator, which tokens change and which candidate wins.
 
-The constraints live in :mod:`perturbations.constraints`, the searches in :mod:`perturbations.search`;
+The constraints live in :mod:`perturbations.constraints`, the judged search in :mod:`perturbations.judged`;
 each kind's folder composes them. :class:`Example` is one row of a kind's examples table, run for
 every kind by ``tests/test_perturbations_examples.py``.
 """

@@ -1,5 +1,5 @@
-"""Adjective replacement judged in context: synonyms and antonyms from every WordNet sense, the context
-model's fit (real model), inflection, a/an, names kept, and properties on shipped data."""
+"""Adjective replacement: synonyms decided by the judge and antonyms bounded by its language model's fluency
+(the real Gemma 3 270M), every WordNet sense, inflection, a/an, names kept, and properties on shipped data."""
 
 from __future__ import annotations
 
@@ -8,22 +8,22 @@ from hypothesis import HealthCheck, given, settings
 
 from perturbations.adjective import AdjectiveSwap
 from perturbations.base import apply_edits
-from perturbations.context_fit import ANTONYM_DELTA, SYNONYM_DELTA
+from perturbations.judged import ANTONYM_MAX_DROP, get_kind_judge
 from perturbations.language.articles import article_for
 from perturbations.language.senses import antonym_sense_share, wordnet_antonyms, wordnet_synonyms
 from suites.harness.strategies import seeds, shipped_sentences
 
-pytestmark = pytest.mark.slow  # every row runs the context model
+pytestmark = pytest.mark.slow  # every row runs the judge's language model
 
 # input -> (synonym variant or None, antonym variant or None); more rows in perturbations/adjective/examples.py
 TABLE = [
-    # "inexpensive" and "big" are less probable in these slots than MIN_LOGP
+    # the judge accepts no synonym of these short sentences at its operating point ("big" for "large" reads
+    # as valid, but its p_valid stays under the adjective's threshold): precision first, so no invariant
     ("X is a cheap restaurant near Y.", None, "X is an expensive restaurant near Y."),
     ("The rooms are large.", None, "The rooms are small."),
-    ("X is a large restaurant .", "X is a big restaurant .", "X is a small restaurant ."),
-    # valid antonyms that ANTONYM_DELTA (1.5, set on the development labels) refuses: its cost in coverage
-    ("It has an expensive menu.", None, None),
-    ("The service is fast.", None, None),
+    ("X is a large restaurant .", None, "X is a small restaurant ."),
+    ("It has an expensive menu.", None, "It has a cheap menu."),
+    ("The service is fast.", None, "The service is slow."),
     ("The red car is fast.", None, "The red car is slow."),  # colours are not swapped
     ("The weather is wet.", None, "The weather is dry."),
     ("Cheap food here.", None, "Expensive food here."),
@@ -57,7 +57,10 @@ def test_table(swap, text, synonym, antonym):
         synonym_side = variant.meta["relation"] == "synonym"
         assert (variant.kind, variant.expectation) == ("adjective", "invariant" if synonym_side else "decrease")
         assert apply_edits(text, list(variant.edits)) == variant.text
-        assert variant.meta["fit"] >= -(SYNONYM_DELTA if synonym_side else ANTONYM_DELTA)
+        if synonym_side:
+            assert get_kind_judge("adjective").accepts(variant.meta["p_valid"])
+        else:
+            assert variant.meta["logprob_change"] >= -ANTONYM_MAX_DROP
 
 
 @pytest.mark.parametrize("text", NO_ADJECTIVE)
@@ -71,6 +74,13 @@ def test_a_synonym_of_another_sense_is_refused_though_it_fits_the_slot(swap):
     assert "loud" in {w for w, _ in wordnet_synonyms("cheap", "a")}
     texts = [v.text for v in swap.apply("It is a cheap restaurant.", 0).variants]
     assert texts and not any("loud" in t for t in texts)
+    from perturbations.constraints import MIN_SENSE_SHARE, SenseShare
+    from perturbations.recipe import Candidate
+    from rome.core.parsing import get_parser
+
+    parsed = get_parser().parse_one("It is a cheap restaurant.")
+    loud = [Candidate(3, "loud", "brassy.s.01", 3)]
+    assert SenseShare(MIN_SENSE_SHARE).keep(parsed, loud) == []
 
 
 def test_antonyms_are_direct_ones_of_any_sense_and_the_context_picks():
@@ -90,7 +100,7 @@ def test_article_agreement(word, model, article):
 
 
 def test_seed_chooses_the_adjective_reproducibly(swap):
-    text = "The large hotel has a small room and a fast lift."
+    text = "The old hotel has a cheap room, a fast lift and a wet garden."
     runs = {seed: [v.text for v in swap.apply(text, seed).variants] for seed in range(8)}
     assert runs == {seed: [v.text for v in swap.apply(text, seed).variants] for seed in range(8)}
     assert len({tuple(v) for v in runs.values()}) > 1  # different seeds pick different adjectives
@@ -117,7 +127,7 @@ NAME_TABLE = [
     ("The big 4 restaurant is expensive .", False, "expensive"),
     ("There is a large hotel near little italy .", False, "large"),  # the first adjective is one
     ("There is no hotel in little italy .", False, None),  # the only adjective is part of a name
-    ("X is a large restaurant .", True, "large"),
+    ("X is a large restaurant .", True, None),  # no synonym the judge accepts: nothing when both are required
 ]
 
 
@@ -132,10 +142,14 @@ def test_name_parts_are_kept_and_both_can_be_required(text, both, word):
         assert sorted(v.meta["relation"] for v in result.variants) == ["antonym", "synonym"]
 
 
-def test_thresholds_key_the_fingerprint():
+def test_the_judge_and_the_bound_key_the_fingerprint():
+    from perturbations.judged import judge_description
     from suites.harness.spec import perturbation_fingerprint
 
-    assert perturbation_fingerprint(AdjectiveSwap(synonym_delta=2.5)) != perturbation_fingerprint(AdjectiveSwap())
-    assert perturbation_fingerprint(AdjectiveSwap(synonym_min_logp=-3.0)) != perturbation_fingerprint(AdjectiveSwap())
-    assert perturbation_fingerprint(AdjectiveSwap(antonym_delta=1.0)) != perturbation_fingerprint(AdjectiveSwap())
-    assert "context_model" in AdjectiveSwap().describe()
+    described = AdjectiveSwap().describe()
+    assert described["synonym"]["judge"] == judge_description("adjective")
+    assert described["antonym"]["max_drop"] == ANTONYM_MAX_DROP
+    assert perturbation_fingerprint(AdjectiveSwap(antonym_max_drop=3.0)) != perturbation_fingerprint(AdjectiveSwap())
+    assert perturbation_fingerprint(AdjectiveSwap(min_sense_share=0.1)) != perturbation_fingerprint(AdjectiveSwap())
+    with pytest.raises(ValueError):
+        AdjectiveSwap(antonym_max_drop=-1.0)

@@ -1,6 +1,6 @@
 """The metrics under test never choose their perturbations: building the cases of every registered kind
-never loads the metrics' encoder (the embedded MiniLM), while the context-judged kinds do load their own
-model (MPNet and its head), so the check watches real loading and is not vacuous."""
+never loads the metrics' encoder (the embedded MiniLM), while the judged kinds do load their own model (the
+judge's Gemma 3 270M), so the check watches real loading and is not vacuous."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.slow  # runs the context model in a fresh interpreter
+pytestmark = pytest.mark.slow  # runs the judge's model in a fresh interpreter
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -34,10 +34,11 @@ def recording_load(self):
 encoder.Encoder._load = recording_load
 
 from perturbations.registry import available_perturbations, build_perturbation
-from rome.context.files import encoder_dir
+from perturbations.judge.files import model_folder
 
 texts = ["She bought a large house near the river.", "The committee rejected the cheap proposal after a long debate.",
-         "The band released a new album last year.", "It is a cheap restaurant and the food is good."]
+         "The band released a new album last year.", "It is a cheap restaurant and the food is good.",
+         "The river links the lake to the sea."]
 ran = {}
 for kind in available_perturbations():
     try:
@@ -47,7 +48,7 @@ for kind in available_perturbations():
         continue
     ran[kind] = sum(len(perturbation.apply(t, seed).variants) for t in texts for seed in (0, 1))
 metric = str(encoder.embedded_model_path().resolve())
-context = str(encoder_dir().resolve())
+context = str(model_folder().resolve())
 print(json.dumps({"ran": ran, "encoder_calls": calls,
                   "metric_files": sorted({p for p in opened if str(Path(p).resolve()).startswith(metric)}),
                   "context_files": sorted({p for p in opened if str(Path(p).resolve()).startswith(context)})}))
@@ -61,7 +62,7 @@ def test_no_perturbation_loads_the_metrics_encoder():
     assert done.returncode == 0, done.stderr[-3000:]
     report = json.loads(done.stdout.strip().splitlines()[-1])
     assert report["ran"]["textfooler"] > 0 and report["ran"]["adjective"] > 0, report["ran"]
-    assert report["context_files"], "the context model was not loaded: the probe watched nothing"
+    assert report["context_files"], "the judge's model was not loaded: the probe watched nothing"
     assert report["encoder_calls"] == [], report
     assert report["metric_files"] == [], report
 

@@ -1,31 +1,25 @@
-"""TextFooler judged in context: WordNet's every sense, the sense prior, collocations, the context model's
-fit, the batched greedy search (real WordNet, spaCy, bigram counts and, where marked slow, the real
-context model; no mocks)."""
+"""TextFooler decided by the judge: WordNet's every sense, the sense prior, the structure constraints (real
+WordNet and spaCy), and, where marked slow, the judge's real language model (Gemma 3 270M; no mocks): one
+distribution per word ranks its candidates, the few best are judged in full."""
 
 from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 
 from perturbations.base import apply_edits
-from perturbations.constraints import AdjectivePosition, MultiWordUnits, SenseShare
-from perturbations.context_fit import (
-    MIN_LOGP,
+from perturbations.constraints import (
     MIN_SENSE_SHARE,
-    SYNONYM_DELTA,
-    Collocation,
+    AdjectivePosition,
     ContentCandidates,
-    FitsContext,
-    bigram_features,
-    collocation_kept,
-    fit_scores,
-    pass_groups,
+    MultiWordUnits,
+    SenseShare,
 )
 from perturbations.language.names import protected_tokens
 from perturbations.language.senses import shared_sense_share, wordnet_synonyms
 from perturbations.recipe import Candidate
-from perturbations.search import RandomOrderGreedySearch
 from perturbations.textfooler import RULE_SOURCE, TextFoolerSwap
 from rome.core.parsing import get_parser
 from suites.harness.strategies import shipped_references
@@ -92,123 +86,95 @@ def test_multi_word_units_are_kept():
     assert "raised" in allowed
 
 
-# -- collocations -------------------------------------------------------------------------------------
-def test_collocation_keeps_each_attested_bigram_at_the_ratio():
-    assert collocation_kept({"left_original": 100, "left_candidate": 10, "right_original": None,
-                             "right_candidate": None}, 0.05)
-    assert not collocation_kept({"left_original": 100, "left_candidate": 4, "right_original": 0,
-                                 "right_candidate": 0}, 0.05)
-    assert collocation_kept({"left_original": 0, "left_candidate": 0, "right_original": 0, "right_candidate": 0}, 0.5)
+# -- the judge's language model (slow: loads Gemma 3 270M) ----------------------------------------------
+@pytest.mark.slow
+def test_one_batched_pass_scores_what_one_pass_per_item_scores():
+    """The batched pass (every row reads the whole original, its later positions hidden) gives the
+    log-probabilities of a pass from the original cut at each row's own point."""
+    from perturbations.judge.features import PATTERN
+    from perturbations.judge.lm import language_model
 
-
-def test_a_synonym_that_breaks_a_common_bigram_is_refused():
-    parsed = parse("I want to buy a new phone for my son.")
-    features = bigram_features(parsed, candidates(parsed, "phone", "telephone")[0])
-    assert features["left"] == "new" and features["left_original"] > 0 and features["left_candidate"] == 0
-    assert Collocation(0.05).keep(parsed, candidates(parsed, "phone", "telephone")) == []
-    assert len(Collocation(0.0).keep(parsed, candidates(parsed, "phone", "telephone"))) == 1  # 0: off
-    house = parse("She bought a large house near the river.")
-    assert len(Collocation(0.05).keep(house, candidates(house, "large", "big"))) == 1
-
-
-# -- the search ----------------------------------------------------------------------------------------
-def proposer(words: dict[int, list[str]], calls: list):
-    """A proposer over fixed candidates (best first), recording each group it is asked to judge."""
-    def propose(batch: list[int]) -> dict[int, list[Candidate]]:
-        calls.append(list(batch))
-        return {i: [Candidate(i, w) for w in words.get(i, [])] for i in batch}
-    return propose
-
-
-def test_the_search_takes_each_words_best_candidate_and_never_two_neighbours():
-    words = {1: ["a1", "a2"], 2: ["b1"], 5: ["c1"], 8: ["d1"]}
-    for seed in range(20):
-        calls: list = []
-        chosen = RandomOrderGreedySearch(2)(set(words), proposer(words, calls), random.Random(seed), 2)
-        assert len(chosen) == 2 and all(c.word.endswith("1") for c in chosen)
-        assert abs(chosen[0].index - chosen[1].index) > 1
-        assert all(len(batch) <= 2 and all(abs(i - j) > 1 for i in batch for j in batch if i != j) for batch in calls)
-
-
-def test_the_search_is_seeded_and_bounded():
-    words = {i: [f"w{i}"] for i in range(0, 40, 2)}
-    search = RandomOrderGreedySearch(2, max_words=3)
-    runs = [search(set(words), proposer(words, []), random.Random(7), 1) for _ in range(2)]
-    assert runs[0] == runs[1]
-    calls: list = []
-    RandomOrderGreedySearch(5, max_words=3)(set(words), proposer({}, calls), random.Random(0), 1)
-    assert sum(len(b) for b in calls) == 3  # nothing acceptable: three words judged, then it stops
-
-
-def test_pass_groups_hold_no_neighbours():
-    groups = pass_groups([3, 4, 5, 9, 10], 2)
-    assert sorted(i for g in groups for i in g) == [3, 4, 5, 9, 10]
-    assert all(len(g) <= 2 and all(abs(i - j) > 1 for i in g for j in g if i != j) for g in groups)
-
-
-# -- the context model (slow: loads MPNet) ------------------------------------------------------------
-ISSUE_SWAPS = [  # the issue's register and collocation failures: the original fits, the synonym does not
-    ("Please respond to an email from your manager.", "respond", "react"),
-    ("They build a computer from parts.", "build", "construct"),
-    ("I want to buy a new phone for my son.", "phone", "telephone"),
-]
+    lm = language_model()
+    text = "The committee approved the new budget after a long debate about public transport."
+    primed = lm.prime(lm.encode(text))
+    pattern = lm.pieces(PATTERN)
+    items = [(4, pattern + lm.pieces(" passed")), (3, pattern), (8, lm.pieces(" fresh plan")), (12, lm.pieces(" x"))]
+    batched = lm.extend_at(primed, items)
+    for (keep, tail), got in zip(items, batched):
+        assert np.allclose(got, lm.extend(primed, keep, [tail])[0], atol=1e-4)
+    targets = [[lm.pieces(" accepted")[0], lm.pieces(" passed")[0]], [lm.pieces(" good")[0]]]
+    read = lm.extend_at(primed, [(4, pattern), (9, pattern)], targets=targets)
+    for (keep, want), got in zip([(4, targets[0]), (9, targets[1])], read):
+        assert np.allclose(got, lm.next_logprobs(primed, keep, pattern, want), atol=1e-4)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("text,word,synonym", ISSUE_SWAPS)
-def test_the_issues_swaps_do_not_fit_their_context(text, word, synonym):
-    parsed = parse(text)
-    found = candidates(parsed, word, synonym)
-    (fit,) = fit_scores(parsed, {found[0].index: found})[found[0].index]
-    assert fit < -SYNONYM_DELTA
-    assert FitsContext().keep(parsed, found) == []
-    result = TextFoolerSwap().apply(text, 0)
-    assert all(synonym not in v.text for v in result.variants)
+def test_a_words_candidates_cost_one_pass_whatever_their_number(monkeypatch):
+    """The cost grows with texts, not candidates: ranking every word's candidates is one pass over the
+    original and one batched pass, for 2 candidates or 20."""
+    from perturbations import judged
+    from perturbations.judge.lm import language_model
+
+    lm = language_model()
+    passes: list[int] = []
+    real = lm.model.model.forward
+    monkeypatch.setattr(lm.model.model, "forward", lambda *a, **k: passes.append(1) or real(*a, **k))
+    parsed = parse("The old man bought a large house near the quiet river last spring.")
+    counts = []
+    for n in (2, 20):
+        by_word = {at(parsed, w): [Candidate(at(parsed, w), f"{w}{k}") for k in range(n)]
+                   for w in ("bought", "large", "house", "quiet")}
+        lm._primed.clear()
+        passes.clear()
+        ranked = judged.ranked(parsed, by_word)
+        assert all(len(found) == n for found in ranked.values())
+        counts.append(len(passes))
+    assert counts[0] == counts[1] == 2  # the original's pass, then one for every word's distribution
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("text,word,synonym", [
-    ("She bought a large house near the river.", "large", "big"),
-    ("The work is hard.", "hard", "difficult"),
-    ("The patient made several attempts to quit.", "attempts", "efforts"),
+    ("Please respond to an email from your manager.", "respond", "react"),
+    ("They build a computer from parts.", "build", "construct"),
+    ("I want to buy a new phone for my son.", "phone", "telephone"),
 ])
-def test_plain_synonyms_fit_their_context(text, word, synonym):
+def test_the_issues_swaps_are_not_accepted(text, word, synonym):
+    """The issue's register and collocation failures: the judge does not accept them."""
+    from perturbations.judged import get_kind_judge, variant_text
+
     parsed = parse(text)
-    kept = FitsContext().keep(parsed, candidates(parsed, word, synonym))
-    assert [c.word for c in kept] == [synonym] and kept[0].score >= -SYNONYM_DELTA
+    judge = get_kind_judge("textfooler")
+    (p,) = judge.p_valid([(text, variant_text(parsed, candidates(parsed, word, synonym)))])
+    assert not judge.accepts(p)
+    assert all(synonym not in v.text for v in TextFoolerSwap().apply(text, 0).variants)
 
 
 @pytest.mark.slow
-def test_a_words_fit_does_not_depend_on_what_other_constraints_refused():
-    parsed = parse("The old man bought a large house near the quiet river.")
-    house, river = at(parsed, "house"), at(parsed, "river")
-    both = {house: [Candidate(house, "home")], river: [Candidate(river, "stream")]}
-    alone = {house: [Candidate(house, "home")], river: []}  # "stream" refused by an earlier constraint
-    assert fit_scores(parsed, both)[house] == fit_scores(parsed, alone)[house]
-
-
-@pytest.mark.slow
-def test_textfooler_swaps_a_plain_sentence_and_says_how():
-    text = "She bought a large house near the river."
+def test_the_judge_decides_and_its_estimate_is_recorded():
+    text = "Apple's introduction of larger screens may have appealed to buyers who would otherwise have purchased a Galaxy."
     result = TextFoolerSwap().apply(text, 0)
     (variant,) = result.variants
     assert variant.expectation == "invariant" and apply_edits(text, list(variant.edits)) == variant.text
-    assert all(s["source"] == RULE_SOURCE and s["synset"] and s["fit"] >= -SYNONYM_DELTA for s in variant.meta["swaps"])
+    assert all(s["source"] == RULE_SOURCE and s["synset"] for s in variant.meta["swaps"])
+    from perturbations.judged import get_kind_judge
+
+    judge = get_kind_judge("textfooler")
+    assert judge.accepts(variant.meta["p_valid"])
+    assert variant.meta["p_valid"] == pytest.approx(judge.p_valid([(text, variant.text)])[0], abs=1e-4)
     assert TextFoolerSwap().apply(text, 0) == result
     assert not TextFoolerSwap().apply("The phone number of hotel drisco is 4153462880 .", 0).variants
 
 
 @pytest.mark.slow
-def test_thresholds_and_the_context_model_key_the_fingerprint():
-    from perturbations.context_fit import model_signature
+def test_the_judge_and_the_settings_key_the_fingerprint():
+    from perturbations.judged import judge_description
     from suites.harness.spec import perturbation_fingerprint
 
     described = TextFoolerSwap(n_words=1).describe()
-    assert described["context_model"] == model_signature() and described["n_words"] == 1
-    assert {"FitsContext": {"delta": SYNONYM_DELTA, "model": model_signature(), "min_logp": MIN_LOGP}} in described["constraints"]
-    assert perturbation_fingerprint(TextFoolerSwap(min_logp=-3.0)) != perturbation_fingerprint(TextFoolerSwap())
-    assert perturbation_fingerprint(TextFoolerSwap(delta=1.0)) != perturbation_fingerprint(TextFoolerSwap(delta=2.5))
+    assert described["judge"] == judge_description("textfooler") and described["n_words"] == 1
+    assert described["judge"]["threshold"] > 0.5 and described["judge"]["model"].startswith("gemma-3-270m")
     assert perturbation_fingerprint(TextFoolerSwap(min_sense_share=0.15)) != perturbation_fingerprint(TextFoolerSwap())
+    assert perturbation_fingerprint(TextFoolerSwap(max_words=4)) != perturbation_fingerprint(TextFoolerSwap())
 
 
 @pytest.mark.slow
@@ -228,24 +194,22 @@ def test_never_exchanges_or_moves_words_and_keeps_protected_ones():
             assert edit.start not in protected, (text, edit)
             assert edit.new.lower() not in text.lower().split(), (text, edit)  # no word of the text
             assert not any(ch.isdigit() for ch in edit.old + edit.new)
-    assert changed > 20
+    assert changed >= 3
 
 
-@pytest.mark.slow
-def test_the_search_judges_at_most_max_words_tokens_whatever_the_length():
-    """The cost bound (TextAttack's query budget): however long the text, at most ``MAX_WORDS`` of its tokens
-    go to the context model, so case building is linear in the number of texts, not their length."""
-    from perturbations.search import RandomOrderGreedySearch
+def test_at_most_max_words_words_are_ranked_whatever_the_length():
+    """The cost bound (TextAttack's query budget): however long the text, at most ``MAX_WORDS`` of its words
+    are ranked (in the seeded order), so case building is linear in the number of texts, not their length."""
     from perturbations.textfooler import MAX_WORDS
 
-    judged: list[int] = []
+    seen: list[list[int]] = []
 
-    def propose(batch: list[int]) -> dict:
-        judged.extend(batch)
-        return {}  # nothing fits: the search goes on through every token it may judge
+    class Counting(TextFoolerSwap):
+        def proposals(self, parsed, indices, constraints=None):
+            seen.append(list(indices))
+            return {}
 
-    for n_tokens in (MAX_WORDS // 2, 60, 6000):
-        judged.clear()
-        RandomOrderGreedySearch(2, max_words=MAX_WORDS)(set(range(n_tokens)), propose, random.Random(0))
-        assert len(judged) == len(set(judged)) == min(n_tokens, MAX_WORDS)
-    assert TextFoolerSwap().search.max_words == MAX_WORDS
+    text = " ".join(["The careful farmer planted tall trees beside the quiet river."] * 20)
+    Counting().apply(text, random.Random(0))
+    assert len(seen) == 1 and len(seen[0]) == MAX_WORDS
+    assert Counting().max_words == MAX_WORDS

@@ -36,6 +36,7 @@ import random
 
 from perturbations.base import Edit, Perturbation, Result, Variant, apply_edits
 from perturbations.constraints import (
+    MIN_SENSE_SHARE,
     RESTRICTIVE_ADJECTIVES,
     ClearUse,
     MultiWordUnits,
@@ -44,7 +45,6 @@ from perturbations.constraints import (
     ProtectedWords,
     SenseShare,
 )
-from perturbations.context_fit import MIN_SENSE_SHARE
 from perturbations.judged import ANTONYM_MAX_DROP, choose, fluent_antonyms, judge_description
 from perturbations.language.articles import with_article_fixes
 from perturbations.language.casing import match_case

@@ -2,20 +2,20 @@
 
 Each variant is one a careful reader accepts (a synonym that keeps the statement, an antonym that reverses
 it); the skip rows restate failure shapes reported in the issues (regression tests, not evidence). The
-context model's thresholds are set by scripts/research/context_thresholds.py: a row that changes when they are
-re-set says which swap the new thresholds let through or refuse."""
+synonym is decided by the judge at its operating point (perturbations/judge/weights.json), the antonym by
+the fluency bound (scripts/research/context_thresholds.py): a row that changes when either is re-set says
+which swap the new setting lets through or refuses."""
 
 from perturbations.recipe import changes, skips
 
 EXAMPLES = (
     changes("It is a cheap restaurant.", "It is an expensive restaurant.",
-            why="the article follows the word; 'inexpensive' is less probable in the slot than MIN_LOGP"),
+            why="the article follows the word; no synonym the judge accepts ('inexpensive' stays under its point)"),
     changes("The living room is large.", "The living room is small.",
-            why="'big' refused by the context judges at the current thresholds (their cost)"),
-    changes("This is the biggest hotel in town.", "This is the largest hotel in town.",
-            why="the superlative kept by lemminflect; no antonym fits"),
-    skips("They serve good food.", "'bad' refused by the context judges at the current thresholds (their cost)"),
-    skips("The soup was hot.", "'cold' refused by the context judges at the current thresholds (their cost)"),
+            why="'big' under the judge's operating point (its cost in coverage)"),
+    changes("They serve good food.", "They serve bad food.", why="the antonym within the fluency bound"),
+    changes("The soup was hot.", "The soup was cold.", why="the antonym within the fluency bound"),
+    skips("This is the biggest hotel in town.", "no synonym the judge accepts and no antonym"),
     skips("The Red Victorian is a hotel.", "adjectives of names are kept"),
     skips("Special forces entered the single market.", "collocation and a restrictive adjective; issue"),
     skips("He is the favourite.", "a noun in disguise; issue"),

@@ -112,8 +112,8 @@ class LanguageModel:
         for i, row in enumerate(rows):
             ids[i, :len(row)] = torch.tensor(row)
             mask[i, offset:offset + len(row)] = 1
-        out = self.model.model(input_ids=ids, attention_mask=mask, past_key_values=cache, use_cache=True)
-        return out.last_hidden_state, ids, out.past_key_values
+        out = self.model.model(input_ids=ids, attention_mask=mask, cache=cache, use_cache=True)
+        return out.last_hidden_state, ids, out.cache
 
     def _logp(self, hidden, targets):
         """log P(target) at each position of ``hidden`` (..., 640), normalised over the English pieces and
@@ -267,7 +267,7 @@ class LanguageModel:
                 if len(with_tail) > 1:
                     cache.batch_repeat_interleave(len(with_tail))
                 hidden = self.model.model(input_ids=ids, attention_mask=mask, position_ids=positions,
-                                          past_key_values=cache, use_cache=True).last_hidden_state
+                                          cache=cache, use_cache=True).last_hidden_state
             row_of = {k: r for r, k in enumerate(with_tail)}
             if targets is not None:
                 rows, wanted, owner = [], [], []

@@ -3,8 +3,8 @@
 WordNet lists a lemma in every synset it has ever been used in, so "synonyms of a word" taken over
 all its synsets are mostly synonyms of *other* senses ("serve" -> "function", "central" ->
 "fundamental"). Which sense a word has in a sentence is not decided here: the perturbations offer
-every sense's candidates (:func:`wordnet_synonyms`, :func:`wordnet_antonyms`) and a context model
-judges each in its slot (:class:`perturbations.context_fit.FitsContext`); the counts give how likely a
+every sense's candidates (:func:`wordnet_synonyms`, :func:`wordnet_antonyms`) and the judge
+(:mod:`perturbations.judge`) reads each in its sentence; the counts give how likely a
 shared sense is before the context is read (:func:`shared_sense_share`), and verb frames say which
 senses fit how a verb is used (:data:`FRAMES`). Single words only (the token count stays), never the
 word's own lemma, never an antonym as synonym.
@@ -112,7 +112,7 @@ def noun_class(lemma: str) -> str:
     return "physical" if "physical_entity.n.01" in above else "abstract"
 
 
-# -- every sense: the candidates a context model judges -------------------------------------------
+# -- every sense: the candidates the judge reads ------------------------------------------------
 @functools.lru_cache(maxsize=50_000)
 def wordnet_synonyms(lemma: str, pos: str) -> tuple[tuple[str, str], ...]:
     """``(synonym, synset name)`` over *every* sense of ``lemma`` for ``pos`` (adjectives with their
@@ -120,8 +120,7 @@ def wordnet_synonyms(lemma: str, pos: str) -> tuple[tuple[str, str], ...]:
     shares with ``lemma``. Only single words lemminflect reads as a base form: a multi-word lemma
     ("look_into", "ice_cream") would change the token count and need its own agreement, so it is left out.
     A direct antonym of the lemma in another sense is never a synonym. Which sense the word has *here*
-    is not decided here: the context model judges each candidate in its slot
-    (:class:`perturbations.context_fit.FitsContext`)."""
+    is not decided here: the judge reads each candidate in its sentence (:func:`perturbations.judged.choose`)."""
     lemma = lemma.lower()
     refused = antonyms_of(lemma, pos) | {lemma}
     found: dict[str, str] = {}

@@ -126,22 +126,29 @@ class PassiveVoice(Perturbation):
                 found.append((edit, facts))
         return parsed, found, reasons
 
+    def natural(self, text: str, found: list[tuple[Edit, dict]]) -> tuple[list[tuple[Edit, dict]], list[str]]:
+        """The rewrites the context model's naturalness reading keeps (with its reading in their facts) and
+        the reasons of those it refuses; all of them when ``naturalness_delta`` is None."""
+        if not found or self.naturalness_delta is None:
+            return found, []
+        from perturbations.passive import naturalness
+
+        readings = naturalness.read([sentence_pair(text, facts["sentence"], edit) for edit, facts in found],
+                                    spacing=self.pll_spacing)
+        kept, refused = [], []
+        for (edit, facts), reading in zip(found, readings):
+            facts = {**facts, **reading.as_dict()}
+            if reading.difference >= -self.naturalness_delta:
+                kept.append((edit, facts))
+            else:
+                refused.append(f"the context model reads the passive as less natural "
+                               f"({reading.difference:+.3f} per piece < -{self.naturalness_delta})")
+        return kept, refused
+
     def _apply(self, text: str, rng: random.Random) -> Result:
         parsed, found, reasons = self.candidates(text)
-        if found and self.naturalness_delta is not None:
-            from perturbations.passive import naturalness
-
-            readings = naturalness.read([sentence_pair(text, facts["sentence"], edit) for edit, facts in found],
-                                        spacing=self.pll_spacing)
-            kept = []
-            for (edit, facts), reading in zip(found, readings):
-                facts = {**facts, **reading.as_dict()}
-                if reading.difference >= -self.naturalness_delta:
-                    kept.append((edit, facts))
-                else:
-                    reasons.insert(0, f"the context model reads the passive as less natural "
-                                      f"({reading.difference:+.3f} per piece < -{self.naturalness_delta})")
-            found = kept
+        found, refused = self.natural(text, found)
+        reasons[:0] = refused
         p_valid = None
         if found and self.naturalness_delta is not None:
             found, p_valid, refused = judge_best(text, found)

@@ -37,8 +37,10 @@ import random
 
 from perturbations.base import Perturbation, Result, Variant, apply_edits
 from perturbations.constraints import (
+    MIN_SENSE_SHARE,
     AdjectivePosition,
     ClearUse,
+    ContentCandidates,
     ContentWords,
     FunctionWords,
     MultiWordUnits,
@@ -50,7 +52,6 @@ from perturbations.constraints import (
     ProtectedWords,
     SenseShare,
 )
-from perturbations.context_fit import MIN_SENSE_SHARE, ContentCandidates
 from perturbations.judged import candidate_edits, choose, judge_description
 from perturbations.language import senses
 from perturbations.language.casing import match_case
