@@ -194,7 +194,7 @@ def test_never_exchanges_or_moves_words_and_keeps_protected_ones():
             assert edit.start not in protected, (text, edit)
             assert edit.new.lower() not in text.lower().split(), (text, edit)  # no word of the text
             assert not any(ch.isdigit() for ch in edit.old + edit.new)
-    assert changed >= 3
+    assert changed >= 1  # the judge accepts a swap in about 1 % of these short references: never vacuous
 
 
 def test_at_most_max_words_words_are_ranked_whatever_the_length():

@@ -85,7 +85,8 @@ class AdjectiveSwap(Perturbation):
     def describe(self) -> dict:
         return {"kind": self.kind, "parser": self.parser or "spacy", "lexicon": LEXICON,
                 "senses": "all, judged in context", "require_both": self.require_both,
-                "synonym": {"judge": judge_description(self.kind), **describe_constraints(self.synonym_checks)},
+                "synonym": {"judge": judge_description(self.kind),
+                            "constraints": describe_constraints(self.synonym_checks)},
                 "antonym": {"max_drop": self.antonym_max_drop, "score": "judge's language model, whole text"},
                 "constraints": describe_constraints(self.word_constraints + self.structure)}
 

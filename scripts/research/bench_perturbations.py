@@ -2,6 +2,7 @@
 
     python scripts/research/bench_perturbations.py --kind textfooler --data news --texts 3000
     python scripts/research/bench_perturbations.py --kind adjective --data ../shared/data/wmt21/wmt21_pairs.jsonl
+    python scripts/research/bench_perturbations.py --kind textfooler --data news --texts 200   # the judged kinds
 
 Builds the cases the way a suite does (:func:`suites.harness.cases.build_cases`: the data's seeded
 order, batched parsing, one seeded generator per text) over the first ``--texts`` pairs of ``--data``
@@ -9,8 +10,10 @@ order, batched parsing, one seeded generator per text) over the first ``--texts`
 no cap on cases, so every text is perturbed once. It runs twice against one case cache (``--cache``, a
 fresh temporary one by default): the first run perturbs and stores, the second must read the cases back
 (``cases_from_cache``). Prints one JSON object: seconds per run, texts tried and changed, cases,
-distinct edits (and among the first 200 cases: the suites' sample size), the most frequent edit, and the
-machine's load (the 2-core CPU is shared, so a time is an upper bound under that load).
+distinct edits (and among the first 200 cases: the suites' sample size), the most frequent edit, the
+seconds per text tried and per case kept (cold: the first run, models loaded in it; warm: the second, read
+from the case cache), the mean ``p_valid`` of the cases that carry one (the judged kinds' estimate of their
+validity), and the machine's load (the 2-core CPU is shared, so a time is an upper bound under that load).
 """
 
 from __future__ import annotations
@@ -88,6 +91,10 @@ def main() -> None:
     report = {
         "kind": args.kind, "data": args.data, "texts": stats.texts_tried, "seed": args.seed,
         "seconds": round(runs[0][0], 1), "seconds_per_1000_texts": round(1000 * runs[0][0] / max(1, stats.texts_tried), 1),
+        "seconds_per_text_tried": round(runs[0][0] / max(1, stats.texts_tried), 3),
+        "seconds_per_case_kept": round(runs[0][0] / len(cases), 2) if cases else None,
+        "estimated_validity": (round(sum(estimates) / len(estimates), 3) if (estimates := [
+            c.p_valid for c in cases if c.p_valid is not None]) else None),
         "second_run_seconds": round(runs[1][0], 2), "second_run_from_cache": runs[1][1],
         **coverage(cases, stats),
         "distinct_edits_in_first_200_cases": len({edit_key(c) for c in first}),
