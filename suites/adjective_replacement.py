@@ -14,6 +14,7 @@ SUITE = Suite(
     description="Adjectives of a human paraphrase replaced by a WordNet synonym and by an antonym.",
     data=CorpusSource("dialogue"),  # any shipped corpus or JSONL with --data (rome suite --list-corpora)
     n=200,
+    max_texts=600,  # the judge keeps few variants and reads every text: a bound on the run's time
     seed=2027,
     perturbation=Perturb("adjective"),
     variants_per_text=2,

@@ -10,6 +10,7 @@ SUITE = Suite(
     description="Two words of a human paraphrase replaced by similar words (TextFooler).",
     data=CorpusSource("dialogue"),  # any shipped corpus or JSONL with --data (rome suite --list-corpora)
     n=200,
+    max_texts=600,  # the judge keeps few variants and reads every text: a bound on the run's time
     seed=2027,
     perturbation=Perturb("textfooler"),
     metrics=ALL,

@@ -33,6 +33,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                         '{"id", "reference", "original"} lines (default: the suite\'s own)')
     p.add_argument("--n", type=int, default=None, help="number of cases (default: the suite's sample size)")
     p.add_argument("--seed", type=int, default=None, help="seed of the sample and the perturbations (default: the suite's)")
+    p.add_argument("--max-texts", type=int, default=None,
+                   help="texts tried at most; the sample stops there short of --n (default: the suite's bound)")
     p.add_argument("--out", type=Path, default=None,
                    help="output folder (default: ROME_OUT/<suite> or ./rome-out/<suite>)")
     p.add_argument("--no-cache", action="store_true", help="do not read or write the on-disk score cache")
@@ -64,6 +66,8 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"give a suite name; available: {', '.join(available_suites())}")
     if args.n is not None and args.n < 1:
         raise InputError("--n must be at least 1")
+    if args.max_texts is not None and args.max_texts < 1:
+        raise InputError("--max-texts must be at least 1")
     from rome.core.files import output_folder
     from suites.harness.outputs import (
         SUITE_FILES,
@@ -76,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
     from suites.harness.runner import open_run, score_metric
 
     suite_run = open_run(args.name, data=args.data, n=args.n, seed=args.seed, metrics=args.metric,
-                         no_cache=args.no_cache)
+                         no_cache=args.no_cache, max_texts=args.max_texts)
     out = args.out if args.out is not None else reports_out_dir(suite_run.suite)
     data_file = [("the --data file", Path(args.data))] if args.data is not None and Path(args.data).exists() else []
     # the folder is checked and locked before any scoring, and written only when the run ends

@@ -51,11 +51,13 @@ class BuildStats:
     texts_changed: int = 0
     skipped: Counter = field(default_factory=Counter)
     from_cache: bool = False
+    #: the suite's bound on texts tried, when the sample stopped there short of ``requested``
+    stopped_at_max_texts: int | None = None
 
     def as_dict(self) -> dict[str, Any]:
         requested = None if self.requested >= UNLIMITED else self.requested
         return {"n_requested": requested, "n_cases": self.built, "texts_tried": self.texts_tried,
-                "texts_changed": self.texts_changed,
+                "texts_changed": self.texts_changed, "stopped_at_max_texts": self.stopped_at_max_texts,
                 "skip_reasons": dict(self.skipped.most_common(8)), "cases_from_cache": self.from_cache}
 
 
@@ -98,26 +100,41 @@ def _warmed(pairs: Iterator[SourcePair], perturbation: Perturbation, batch: int 
 def build_cases(
     suite: Suite, n: int, cache: ScoreCache | None = None, perturbation: Perturbation | None = None
 ) -> tuple[list[Case], BuildStats]:
-    """Walk the suite's data in its seeded order, perturb, and keep the first ``n`` cases.
+    """Walk the suite's data in its seeded order, perturb, and keep the first ``n`` cases (fewer when the
+    suite's ``max_texts`` texts were tried first).
 
     Built cases are stored in the cache under the data (its settings and its files' hash), sample size
     and the perturbation's fingerprint (settings, code and data files), so a warm rerun does not
-    perturb again and any change to what built them rebuilds them.
+    perturb again and any change to what built them rebuilds them; a walk that stopped short of its
+    sample size serves any larger one.
     """
     perturbation = perturbation or suite.build_perturbation()
     key_fields = {"data": suite.data.describe(), "data_files": data_fingerprint(suite.data), "n": n,
                   "seed": suite.seed, "perturbation": perturbation_fingerprint(perturbation),
-                  "variants_per_text": suite.variants_per_text, "harness": HARNESS_VERSION, "suite": suite.name}
+                  "variants_per_text": suite.variants_per_text, "harness": HARNESS_VERSION, "suite": suite.name,
+                  "max_texts": suite.max_texts}
     key = hashlib.sha256(json.dumps(key_fields, sort_keys=True).encode()).hexdigest()
+    # a walk that stopped short of its n (the data ran out or max_texts was reached) gives the same cases
+    # for any larger n: stored once more under the key without n, so a card's draw reuses a suite's walk
+    short_key = hashlib.sha256(json.dumps({**key_fields, "n": "short"}, sort_keys=True).encode()).hexdigest()
     stats = BuildStats(requested=n)
-    if cache is not None and (stored := cache.get_payload(key)) is not None:
+    stored = None
+    if cache is not None:
+        stored = cache.get_payload(key)
+        if stored is None and (short := cache.get_payload(short_key)) is not None and len(short["cases"]) < n:
+            stored = short
+    if stored is not None:
         stats.built, stats.from_cache = len(stored["cases"]), True
         stats.texts_tried, stats.skipped = stored["texts_tried"], Counter(stored["skipped"])
         stats.texts_changed = stored.get("texts_changed", 0)
+        stats.stopped_at_max_texts = stored.get("stopped_at_max_texts")
         return [Case(**c) for c in stored["cases"]], stats
     cases: list[Case] = []
     for pair in _warmed(iter(suite.data.pairs(suite.seed)), perturbation):
         if len(cases) >= n:
+            break
+        if suite.max_texts is not None and stats.texts_tried >= suite.max_texts:
+            stats.stopped_at_max_texts = suite.max_texts
             break
         stats.texts_tried += 1
         result = perturbation.apply(pair.original, text_rng(suite.seed, pair.source_id))
@@ -137,8 +154,12 @@ def build_cases(
             ))
     stats.built = len(cases)
     if cache is not None:
-        cache.put_payload(key, {"cases": [asdict(c) for c in cases], "texts_tried": stats.texts_tried,
-                                "texts_changed": stats.texts_changed, "skipped": dict(stats.skipped)})
+        payload = {"cases": [asdict(c) for c in cases], "texts_tried": stats.texts_tried,
+                   "texts_changed": stats.texts_changed, "skipped": dict(stats.skipped),
+                   "stopped_at_max_texts": stats.stopped_at_max_texts}
+        cache.put_payload(key, payload)
+        if len(cases) < n:
+            cache.put_payload(short_key, payload)
     return cases, stats
 
 

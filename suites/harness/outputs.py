@@ -93,7 +93,8 @@ def summary(run: SuiteRun, validity: dict[str, Any] | None = None) -> dict[str, 
         "signatures": {m: run.signature(m) for m in metrics},
         "corpus": run.suite.corpus,
         "sample": {"n": run.suite.n, "seed": run.suite.seed,
-                   **({"n_per_category": run.suite.n_per_category} if run.suite.n_per_category else {})},
+                   **({"n_per_category": run.suite.n_per_category} if run.suite.n_per_category else {}),
+                   **({"max_texts": run.suite.max_texts} if run.suite.max_texts else {})},
         "data": {**run.suite.data.describe(), **(run.build_stats.as_dict() if run.build_stats else {})},
         "coverage": coverage(run.cases, run.build_stats),
         "perturbation": run.build_perturbation_description(),
@@ -197,6 +198,9 @@ def summary_markdown(data: dict[str, Any]) -> str:
               f"{d.get('n_requested', '?')}, seed {sample.get('seed', '?')}), data: "
               f"{json.dumps({k: d[k] for k in d if k in ('source', 'corpus', 'datasets', 'path', 'pairing')})}, "
               f"perturbation: `{json.dumps(data.get('perturbation', {}))}`", ""]
+    if d.get("stopped_at_max_texts"):
+        lines += [f"The sample stopped at the suite's bound of {d['stopped_at_max_texts']} texts tried "
+                  f"(`--max-texts`), short of the {d.get('n_requested', '?')} cases requested.", ""]
     lines += validity_lines(data.get("validity") or {})
     cov = data.get("coverage") or {}
     if cov.get("texts_tried"):

@@ -282,16 +282,17 @@ def open_run(
     metrics: Sequence[str] | None = None,
     cache: ScoreCache | None = None,
     no_cache: bool = False,
+    max_texts: int | None = None,
 ) -> SuiteRun:
     """The one way ``rome suite``, ``pytest suites/X.py`` and ``rome challenge`` start a run: the suite
     (by name, path or object) on ``data`` (a shipped corpus or a file) with its sample overridden by
-    ``n`` / ``seed``, and the score cache (the user's, or memory only)."""
+    ``n`` / ``seed`` / ``max_texts``, and the score cache (the user's, or memory only)."""
     from suites.harness.spec import load_suite
 
     given = suite
     if isinstance(suite, str):
         suite = load_suite(suite)
-    suite = suite.configured(data=data, n=n, seed=seed)
+    suite = suite.configured(data=data, n=n, seed=seed, max_texts=max_texts)
     if cache is None:
         cache = ScoreCache(None if no_cache else default_cache_path())
     run = SuiteRun(suite, metrics=metrics, cache=cache)

@@ -76,6 +76,10 @@ class Suite:
     #: text's perturbation is seeded by ``seed`` and the text's id (:func:`perturbations.base.text_rng`)
     n: int | None = 200
     seed: int = 0
+    #: texts tried at most before the sample stops short of ``n`` (``None``: no bound). A kind that keeps
+    #: only the variants its judge is confident of changes few texts, and each costs passes of a language
+    #: model: the bound keeps a run's time bounded; the summary's coverage says where it stopped
+    max_texts: int | None = None
     #: a challenge set's items kept per category before ``n`` (``None``: all)
     n_per_category: int | None = None
     #: the corpus the suite file declares, once ``configured(data=...)`` has swapped its texts
@@ -98,7 +102,7 @@ class Suite:
             raise InputError(f"suite {self.name!r} declares no checks")
         if self.variants_per_text < 1:
             raise InputError(f"suite {self.name!r}: variants_per_text must be >= 1")
-        for field_name in ("n", "n_per_category"):
+        for field_name in ("n", "n_per_category", "max_texts"):
             value = getattr(self, field_name)
             if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
                 raise InputError(f"suite {self.name!r}: {field_name} must be a whole number of at least 1")
@@ -114,8 +118,8 @@ class Suite:
                              "drop perturbation=")
 
     def configured(self, data: str | DataSource | None = None, n: int | None = None, seed: int | None = None,
-                   n_per_category: int | None = None) -> Suite:
-        """This suite on other texts or another sample (``--data``, ``--n``, ``--seed``): one place that
+                   n_per_category: int | None = None, max_texts: int | None = None) -> Suite:
+        """This suite on other texts or another sample (``--data``, ``--n``, ``--seed``, ``--max-texts``): one place that
         applies and checks the overrides for ``rome suite``, pytest and ``rome challenge``."""
         from dataclasses import replace
 
@@ -125,7 +129,7 @@ class Suite:
         if data is not None:
             changes["data"] = resolve_data(data, challenge=self.direct_cases)
             changes["home_corpus"] = self.home_corpus or self.corpus
-        for key, value in (("n", n), ("seed", seed), ("n_per_category", n_per_category)):
+        for key, value in (("n", n), ("seed", seed), ("n_per_category", n_per_category), ("max_texts", max_texts)):
             if value is not None:
                 changes[key] = value
         return replace(self, **changes) if changes else self
