@@ -67,14 +67,15 @@ def main(argv: list[str] | None = None) -> int:
     n = 6 if args.smoke else args.n  # (a few cases: the checks' unit needs unrelated texts as controls)
     one_metric = ["--metric", "chrf"] if args.smoke else []  # (chrF: defined on a handful of cases, BLEU often 0)
     # (the judged kinds change few texts and read each with a language model: the smoke run tries a few dozen)
-    bounded = ["--max-texts", "40"] if args.smoke else []
+    bounded = ["--max-texts", "40"] if args.smoke else []  # (for the suites that declare a bound)
     for suite in available_suites():
         if load_suite(suite).direct_cases:  # a challenge set (DEMETR) brings its own minimal pairs: once
             # (its checks' unit needs unrelated texts of the sample as controls: a few more than two cases)
-            rome(["suite", suite, "--n", str(20 if args.smoke else n), *one_metric, *bounded], SUITE_GOES_ON)
+            rome(["suite", suite, "--n", str(20 if args.smoke else n), *one_metric], SUITE_GOES_ON)
             continue
         for corpus in CORPORA:
-            rome(["suite", suite, "--data", corpus, "--n", str(n), *one_metric, *bounded], SUITE_GOES_ON)
+            rome(["suite", suite, "--data", corpus, "--n", str(n), *one_metric,
+                  *(bounded if load_suite(suite).max_texts else [])], SUITE_GOES_ON)
     validity = printed(["validity", *(["--suite", "repetition"] if args.smoke else [])])
     rome(["report", "robustness", "--from", str(args.out), "--out", str(args.out / "robustness")])
     small = ["--n", "30", "--bootstrap", "0", *one_metric] if args.smoke else []

@@ -194,6 +194,10 @@ class Calibration:
                 **({} if self.info.needs_reference else {"control_unit": "spread (reference-free metric)"})}
 
 
+#: fewer cases than this whose check unit cannot be measured give no verdict rather than an error
+FEW_CASES = 5
+
+
 @dataclass
 class CheckResult:
     """The outcome of one check for one metric: per-case verdicts and their summary."""
@@ -278,6 +282,12 @@ class CaseCheck(Check):
     def evaluate(self, info: MetricInfo, cases: Sequence[CaseScores], n_worst: int = 5,
                  calibration: Calibration | None = None) -> CheckResult:
         calibration = calibration or Calibration.fit(info, cases)
+        if 0 < len(cases) < FEW_CASES and not calibration.defined(self.unit):
+            # a handful of cases (a judged kind that changed few texts) may have no control to measure the
+            # unit by: no verdict, not an error
+            return CheckResult(check=self.name, metric=info.name, n=len(cases), pass_rate=None, passed=None,
+                               mean_delta=None, worst_delta=None, requirement=self.requirement(info.name),
+                               unit=self.unit)
         if cases and not calibration.defined(self.unit):
             raise InputError(f"check {self.name!r}: the {self.unit!r} unit is undefined for {info.name} on these "
                              f"cases ({_undefined_reason(self.unit)})")

@@ -239,6 +239,8 @@ def judged_cell(stats: dict[str, Any] | None) -> str:
     """``yes 85% [70, 93] n=34``: a check's verdict on the reader-judged cases (``–`` when there are none)."""
     if not stats or not stats.get("n"):
         return "–"
+    if stats.get("pass_rate") is None:
+        return f"n/a n={stats['n']}"
     low, high = stats.get("interval") or wilson_interval(stats["passes"], stats["n"])
     small = "" if stats["n"] >= JUDGED_MIN_N else f" (n < {JUDGED_MIN_N})"
     return (f"{_verdict(stats['passed'])} {stats['pass_rate']:.0%} [{low * 100:.0f}, {high * 100:.0f}] "

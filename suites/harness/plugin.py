@@ -98,6 +98,8 @@ class SuiteItem(pytest.Item):
         self.user_properties.append(("pass_rate", result.pass_rate))
         if result.n == 0:
             pytest.skip(f"{self.metric}[{self.check}]: no cases with this check's expectation in the sample")
+        if result.passed is None:
+            pytest.skip(f"{self.metric}[{self.check}]: {result.n} cases, too few to measure the check's unit by")
         if not result.passed:
             raise SuiteCheckFailed(failure_message(run, result))
 
