@@ -1,7 +1,7 @@
 """Cards are judged text (issue "judged verdicts"): a refactor that keeps a perturbation's variants changes no card.
 
-The edit is an unused private function added to ``perturbations/textfooler/__init__.py`` and
-``perturbations/passive/__init__.py``, made to what the fingerprint reads of those modules
+The edit is an unused private function added to ``perturbations/contractions/__init__.py`` and
+``perturbations/random_word/__init__.py``, made to what the fingerprint reads of those modules
 (:func:`rome.core.fingerprint.read_source`, replaced in memory): nothing committed is modified, the
 perturbations' fingerprints change (so the case cache misses and every card is drawn again by the code
 that runs), and ``rome validity`` must print the same table with nothing left to judge. Cards keyed by
@@ -19,10 +19,10 @@ from reports.cli import main
 from rome.core import fingerprint
 
 ROOT = Path(__file__).resolve().parents[1]
-EDITED = {ROOT / "perturbations" / "textfooler" / "__init__.py", ROOT / "perturbations" / "passive" / "__init__.py"}
+EDITED = {ROOT / "perturbations" / "contractions" / "__init__.py", ROOT / "perturbations" / "random_word" / "__init__.py"}
 UNUSED = "\n\ndef _unused_helper_added_by_a_refactor(value):\n    return value\n"
 #: the committed dialogue cards the fast test takes its texts and judgements from, and how many of each
-FROM_CARDS = {"textfooler": 3, "passive": 3}
+FROM_CARDS = {"contractions": 3, "random_word": 3}
 
 
 def _add_unused_functions(monkeypatch) -> None:
@@ -49,8 +49,8 @@ def _validity(capsys, args: list[str]) -> str:
     return capsys.readouterr().out
 
 
-@pytest.mark.slow  # the context model judges the swaps: a minute or two on a CPU
-def test_an_unused_function_in_textfooler_and_passive_changes_no_card(tmp_path, capsys, monkeypatch):
+@pytest.mark.slow
+def test_an_unused_function_in_two_perturbations_changes_no_card(tmp_path, capsys, monkeypatch):
     """A corpus of a few texts of the committed dialogue cards, with their judged lines as cards: the same
     ``rome validity`` output before and after the edit, every line judged, though the fingerprints moved."""
     cards = tmp_path / "cards"
@@ -66,7 +66,7 @@ def test_an_unused_function_in_textfooler_and_passive_changes_no_card(tmp_path, 
         (cards / corpus.stem / f"{card}.jsonl").write_text("".join(
             json.dumps({**x, "corpus": corpus.stem, "n": 2 * count}) + "\n" for x in lines), encoding="utf-8")
         data += ["--data", str(corpus)]
-    args = ["--cards", str(cards), *data, "--suite", "text_transformation", "--suite", "passive_form"]
+    args = ["--cards", str(cards), *data, "--suite", "contractions", "--suite", "random_word"]
     before, prints = _validity(capsys, args), _fingerprints()
     judged = [row for row in before.splitlines() if "| current |" in row or "current, every variant" in row]
     assert len(judged) == 2 and "STALE" not in before and all("| 0 |" in row for row in judged), before
