@@ -40,8 +40,8 @@ def test_a_perturbation_registered_at_run_time_is_built_like_the_shipped_ones():
 
 
 def test_registry_builds_part_a_kinds_with_options():
-    swap = build_perturbation("adjective", top_k=2)
-    assert isinstance(swap, AdjectiveSwap) and swap.top_k == 2
+    swap = build_perturbation("adjective", require_both=True)
+    assert isinstance(swap, AdjectiveSwap) and swap.require_both
     assert build_perturbation("repetition", min_repeats=1, max_repeats=1).apply("Elon", 0).variants[0].text == "Elon elon"
 
 

@@ -199,6 +199,18 @@ class LanguageModel:
             targets = torch.tensor(primed.ids[1:], dtype=torch.long)
             return self._logp(primed.rows[:-1], targets).numpy().astype(np.float64)
 
+    def _cache_at(self, primed: Primed, keep: int):
+        """A copy of the original's key/value cache holding its first ``keep`` tokens. The model's local
+        layers keep only their window (512 tokens) and cannot be cropped once it is full, so a text that
+        long is run again up to ``keep`` instead."""
+        if keep == len(primed.ids):
+            return copy.deepcopy(primed.cache)
+        if len(primed.ids) < SLIDING_SAFE:
+            cache = copy.deepcopy(primed.cache)
+            cache.crop(keep - len(primed.ids))  # a negative count: tokens removed from the end
+            return cache
+        return self._hidden([list(primed.ids[:keep])])[2]
+
     def extend(self, primed: Primed, keep: int, tails: Sequence[Sequence[int]]) -> list[np.ndarray]:
         """Log-probabilities of each tail's tokens after the original's first ``keep`` tokens
         (``1 <= keep <= len(primed.ids)``): the tails share the original's cache cropped at ``keep``."""
@@ -216,8 +228,7 @@ class LanguageModel:
                 batch = [list(tails[i]) for i in members]
                 inner = None
                 if max(len(b) for b in batch) > 1:
-                    cache = copy.deepcopy(primed.cache)
-                    cache.crop(keep - len(primed.ids))  # a negative count: tokens removed from the end
+                    cache = self._cache_at(primed, keep)
                     if len(batch) > 1:
                         cache.batch_repeat_interleave(len(batch))
                     hidden, tids, _ = self._hidden(batch, cache=cache, offset=keep)
@@ -305,8 +316,7 @@ class LanguageModel:
             return np.zeros(0)
         with self._lock, torch.inference_mode():
             if len(tail):
-                cache = copy.deepcopy(primed.cache)
-                cache.crop(keep - len(primed.ids))
+                cache = self._cache_at(primed, keep)
                 hidden, _, _ = self._hidden([list(tail)], cache=cache, offset=keep)
                 last = hidden[0, len(tail) - 1]
             else:

@@ -316,11 +316,9 @@ def as_agent(parsed: ParsedText, span: tuple[int, int], sentence_initial: bool) 
         following is not None and following.tag in ("NNP", "NNPS") and following.text[:1].isupper()))
     # "Marie Curie", "Google", a title before a name ("Pope Francis")
     acronym = first.text.isupper() and (len(first.text) > 1 or first.text != "A")  # "NASA", placeholder "X"
-    bare_noun = span[0] == span[1] and first.tag == "NN"  # a bare singular noun: rare as a subject but for names
-    if sentence_initial and known and not name and not acronym and (first.tag in ("NNP", "NNPS") or bare_noun):
-        # a proper noun that is also an English word, or a bare singular noun, opening the sentence ("City and
-        # Real could play", "Impact will face"): its capital may be the sentence's or a name's, and a
-        # lower-cased name reads as a word
+    if sentence_initial and known and not name and not acronym and first.tag in ("NNP", "NNPS"):
+        # a proper noun that is also an English word opening the sentence ("City and Real could play"): its
+        # capital may be the sentence's or a name's, and a lower-cased name reads as a word
         raise Skip(f"'{first.text}' opens the sentence: a name or a word, its capital cannot tell")
     if sentence_initial and first.text != "I" and not acronym and (function_word or (known and not name)):
         text = text[:1].lower() + text[1:]
