@@ -120,13 +120,8 @@ class LanguageModel:
         the target itself."""
         import torch
 
-        index, weight = self.english
-        full = self.model.get_output_embeddings().weight
-        scores = hidden @ weight.T
-        lse = torch.logsumexp(scores.float(), dim=-1)
-        target = (hidden * full[targets]).sum(-1).float()
-        inside = torch.isin(targets, index)
-        return torch.where(inside, target - lse, target - torch.logaddexp(lse, target))
+        _, weight = self.english
+        return self._normalised(hidden, targets, torch.logsumexp((hidden @ weight.T).float(), dim=-1))
 
     def _logp_rows(self, rows, targets):
         """:meth:`_logp` for ``rows[k]`` -> ``targets[k]``, the English normaliser computed once per distinct
@@ -134,10 +129,17 @@ class LanguageModel:
         import torch
 
         unique, inverse = torch.unique(rows, dim=0, return_inverse=True)
-        index, weight = self.english
+        _, weight = self.english
+        return self._normalised(rows, targets, torch.logsumexp((unique @ weight.T).float(), dim=-1)[inverse])
+
+    def _normalised(self, hidden, targets, lse):
+        """log P(target) from the English normaliser ``lse`` of each row: a target outside the English
+        pieces is added to its own row's normaliser."""
+        import torch
+
+        index, _ = self.english
         full = self.model.get_output_embeddings().weight
-        lse = torch.logsumexp((unique @ weight.T).float(), dim=-1)[inverse]
-        target = (rows * full[targets]).sum(-1).float()
+        target = (hidden * full[targets]).sum(-1).float()
         inside = torch.isin(targets, index)
         return torch.where(inside, target - lse, target - torch.logaddexp(lse, target))
 
