@@ -192,6 +192,9 @@ def test_third_party_stand_ins_and_patches_end_with_their_import(tmp_path):
 
 MISSING_SCRIPT = r"""
 import json, sys
+# a sentence the judge accepts a swap in (TextFooler abstains on most single sentences)
+TEXTFOOLER_SOURCE = ("Apple's introduction of larger screens may have appealed to buyers who would "
+                     "otherwise have purchased a Galaxy.")
 sys.modules["textattack"] = None  # as if not installed: `import textattack` raises ImportError
 sys.modules["checklist"] = None
 from perturbations import thirdparty as _thirdparty
@@ -201,8 +204,8 @@ out = {"available": [_thirdparty.available("textattack"), _thirdparty.available(
 text = "John Smith isn't at the cheap restaurant in Boston."
 for kind, opts in [("random_word", {}), ("typos", {}), ("contractions", {}), ("textfooler", {}),
                    ("entity", {"pool": {"GPE": ["Paris"]}})]:
-    source = "She bought a large house ." if kind == "textfooler" else text
-    variant = build_perturbation(kind, **opts).apply(source, 1).variants[0]
+    source = TEXTFOOLER_SOURCE if kind == "textfooler" else text
+    variant = build_perturbation(kind, **opts).apply(source, 0 if kind == "textfooler" else 1).variants[0]
     out[kind] = {"meta": variant.meta, "text": variant.text}
 print(json.dumps(out))
 """

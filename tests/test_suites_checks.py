@@ -108,7 +108,10 @@ def test_bleu_fails_invariance_on_real_reordered_sentences():
 
 @pytest.mark.slow
 def test_bleu_fails_passive_invariance_with_the_real_passive_perturbation():
-    """The shipped passive_form suite on 30 real cases: BLEU moves by more than 5 points too often."""
+    """The shipped passive_form suite on real cases: BLEU moves by more than 5 points too often.
+
+    The judge abstains on most texts, so the suite's 600-text walk yields fewer cases than asked.
+    """
     import dataclasses
 
     from suites.harness.spec import load_suite
@@ -116,10 +119,10 @@ def test_bleu_fails_passive_invariance_with_the_real_passive_perturbation():
     suite = load_suite("passive_form")
     checks = [dataclasses.replace(c, tolerance=0.05, unit="range") if isinstance(c, Invariant) else c
               for c in suite.checks]
-    run = SuiteRun(dataclasses.replace(suite, metrics=("bleu",), checks=checks), n=30, cache=ScoreCache(None))
+    run = SuiteRun(dataclasses.replace(suite, metrics=("bleu",), checks=checks), n=12, cache=ScoreCache(None))
     assert run.cases[0].kind == "passive" and all(c.variant != c.original for c in run.cases)
     bleu = run.result("bleu", "invariant")
-    assert bleu.n == 30 and bleu.passed is False and bleu.pass_rate < 0.8
+    assert bleu.n == len(run.cases) >= 10 and bleu.passed is False and bleu.pass_rate < 0.8
     worst = run.case(bleu.worst[0]["case_id"])
     assert abs(bleu.worst_delta) > 20 and worst.variant in failure_message(run, bleu)
     assert run.result("bleu", "paper_examples").passed is False
