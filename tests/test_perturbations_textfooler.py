@@ -177,24 +177,43 @@ def test_the_judge_and_the_settings_key_the_fingerprint():
     assert perturbation_fingerprint(TextFoolerSwap(max_words=4)) != perturbation_fingerprint(TextFoolerSwap())
 
 
+def assert_no_exchange_move_or_protected(text: str, parsed, edits) -> None:
+    protected = {parsed.tokens[i].idx for i in protected_tokens(parsed)}
+    for edit in edits:
+        if edit.old.lower() in ("a", "an"):
+            continue  # the article fix
+        assert edit.start not in protected, (text, edit)
+        assert edit.new.lower() not in text.lower().split(), (text, edit)  # no word of the text
+        assert not any(ch.isdigit() for ch in edit.old + edit.new)
+
+
+def test_no_candidate_exchanges_or_moves_words_or_touches_protected_ones():
+    """Every candidate the judge could be shown (not only the one it accepts), on 200 shipped references."""
+    from perturbations.judged import candidate_edits
+
+    swap, proposed = TextFoolerSwap(max_words=None), 0
+    for text in [t for t in shipped_references()[:400:2] if len(t.split()) > 3]:
+        parsed = parse(text)
+        for candidates in swap.proposals(parsed, sorted(swap.allowed(parsed))).values():
+            for c in candidates:
+                proposed += 1
+                assert_no_exchange_move_or_protected(text, parsed, candidate_edits(parsed, [c]))
+    assert proposed > 100  # never vacuous
+
+
 @pytest.mark.slow
-def test_never_exchanges_or_moves_words_and_keeps_protected_ones():
-    texts = [t for t in shipped_references()[:400:2] if len(t.split()) > 3]
+def test_the_accepted_variant_keeps_protected_words_and_its_order():
+    """End to end through the judge, on texts where it accepts a swap."""
+    texts = ["Apple's introduction of larger screens may have appealed to buyers who would otherwise have "
+             "purchased a Galaxy.",
+             "The committee approved the new budget after a long debate about public transport."]
     changed = 0
     for text in texts:
-        result = TextFoolerSwap().apply(text, 1)
-        if not result.variants:
-            continue
-        changed += 1
-        parsed = parse(text)
-        protected = {parsed.tokens[i].idx for i in protected_tokens(parsed)}
-        for edit in result.variants[0].edits:
-            if edit.old.lower() in ("a", "an"):
-                continue  # the article fix
-            assert edit.start not in protected, (text, edit)
-            assert edit.new.lower() not in text.lower().split(), (text, edit)  # no word of the text
-            assert not any(ch.isdigit() for ch in edit.old + edit.new)
-    assert changed >= 1  # the judge accepts a swap in about 1 % of these short references: never vacuous
+        result = TextFoolerSwap().apply(text, 0)
+        if result.variants:
+            changed += 1
+            assert_no_exchange_move_or_protected(text, parse(text), result.variants[0].edits)
+    assert changed >= 1
 
 
 def test_at_most_max_words_words_are_ranked_whatever_the_length():
