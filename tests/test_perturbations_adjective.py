@@ -101,8 +101,8 @@ def test_article_agreement(word, model, article):
 
 def test_seed_chooses_the_adjective_reproducibly(swap):
     text = "The old hotel has a cheap room, a fast lift and a wet garden."
-    runs = {seed: [v.text for v in swap.apply(text, seed).variants] for seed in range(8)}
-    assert runs == {seed: [v.text for v in swap.apply(text, seed).variants] for seed in range(8)}
+    runs = {seed: [v.text for v in swap.apply(text, seed).variants] for seed in range(4)}
+    assert runs == {seed: [v.text for v in swap.apply(text, seed).variants] for seed in range(4)}
     assert len({tuple(v) for v in runs.values()}) > 1  # different seeds pick different adjectives
 
 
