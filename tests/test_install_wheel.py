@@ -98,10 +98,10 @@ def test_the_installed_wheel_runs_every_command_from_an_empty_folder(installed, 
     _run([rome, "perturb", "--kind", "passive", "--input", "one.jsonl", "--output", "variants.jsonl"], run_dir, env)
     assert "The new budget was approved by the committee." in (run_dir / "variants.jsonl").read_text()
 
-    # a suite exits 1 when a check fails (BLEU is not invariant to the passive): it ran and wrote its summary
-    _run([rome, "suite", "passive_form", "--data", "news", "--n", "20", "--max-texts", "150", "--metric", "bleu"],
-         run_dir, env, ok=(0, 1))
-    assert json.loads((run_dir / "rome-out" / "passive_form--news" / "summary.json").read_text())
+    # a suite exits 1 when a check fails: it ran on a shipped corpus and wrote its summary (the judged passive
+    # runs on the user's corpus below: on news it changes a few texts in a hundred)
+    _run([rome, "suite", "contractions", "--data", "news", "--n", "20", "--metric", "bleu"], run_dir, env, ok=(0, 1))
+    assert json.loads((run_dir / "rome-out" / "contractions--news" / "summary.json").read_text())
     (run_dir / "my.jsonl").write_text("".join(json.dumps({"id": f"p{i}", "reference": ref, "original": orig}) + "\n"
                                               for i, (ref, orig) in enumerate(PAIRS)))
     _run([rome, "suite", "passive_form", "--data", "my.jsonl", "--metric", "bleu"], run_dir, env, ok=(0, 1))
