@@ -355,3 +355,20 @@ def test_a_summary_reads_its_own_cases_from_the_cards_and_draws_nothing_again(tm
     assert status.n >= 12 and status.n + status.to_judge == 20 and status.counts.get("broken", 0) >= 2
     assert shipped < status.n and len(other.judged_cases) == status.valid and not calls
     assert "--seed 5 --n 20" in other.validity_record()["judge"][0]
+
+
+def test_a_draw_stopped_at_the_suites_bound_on_texts_is_not_every_variant_of_the_corpus(tmp_path):
+    """A card drawn where the walk stopped at the suite's ``max_texts`` holds fewer lines than asked, but the
+    corpus has more variants: not "(all)". A walk that reached the corpus's end is."""
+    from suites.harness.validity import Draw, match_card
+
+    bounded = load_suite("repetition").configured(data="news", max_texts=5)
+    status = match_card(bounded, [tmp_path], [Draw("repetition", bounded.seed, 60, False)], None).statuses["decrease"]
+    assert 0 < status.to_judge <= 5 and not status.exhausted
+    corpus = tmp_path / "three.jsonl"
+    corpus.write_text("".join(json.dumps({"id": f"t{i}", "reference": text, "original": text}) + "\n" for i, text in
+                              enumerate(["The committee approved the new budget.", "The storm destroyed the old bridge.",
+                                         "Maria wrote the final report."])), encoding="utf-8")
+    whole = load_suite("repetition").configured(data=str(corpus))
+    status = match_card(whole, [tmp_path], [Draw("repetition", whole.seed, 60, False)], None).statuses["decrease"]
+    assert 0 < status.to_judge <= 3 and status.exhausted

@@ -55,7 +55,7 @@ def restore(labels_path: Path, data: str, out: Path) -> int:
         kept, seen = [], set()
         for draw in draws_of(rows):
             suite = load_suite(draw.suite).configured(data=data)
-            cases, _ = draw_cases(suite, draw)
+            cases, _, _ = draw_cases(suite, draw)
             for case in cases:
                 key = (case.expectation, digest(case.original), digest(case.variant))
                 row = known.get(key)

@@ -151,9 +151,10 @@ def draws_of(lines: list[dict[str, Any]]) -> list[Draw]:
                                    bool(line.get("per_expectation"))) for line in lines))
 
 
-def draw_cases(suite, draw: Draw, cache: Any = "default") -> tuple[list, dict[str, int]]:
-    """The cases ``draw`` gives on ``suite``'s corpus with the current code (no metric runs), and how many
-    variants of each expectation the suite checks the walk found.
+def draw_cases(suite, draw: Draw, cache: Any = "default") -> tuple[list, dict[str, int], bool]:
+    """The cases ``draw`` gives on ``suite``'s corpus with the current code (no metric runs), how many
+    variants of each expectation the suite checks the walk found, and whether the walk stopped at the
+    suite's bound on texts tried (``max_texts``) rather than at the corpus's end or at ``draw.n``.
 
     Built through :func:`suites.harness.cases.build_cases` with ``draw.seed`` in place of the suite's and
     the case cache (``cache="default"``: the user's), so a card is drawn again only when its perturbation
@@ -166,7 +167,7 @@ def draw_cases(suite, draw: Draw, cache: Any = "default") -> tuple[list, dict[st
     reseeded = suite.configured(seed=draw.seed)
     if cache == "default":
         cache = ScoreCache(default_cache_path())
-    cases, _ = build_cases(reseeded, UNLIMITED if draw.per_expectation else draw.n, cache=cache)
+    cases, stats = build_cases(reseeded, UNLIMITED if draw.per_expectation else draw.n, cache=cache)
     found = Counter(case.expectation for case in cases)
     if draw.per_expectation:  # the first n of each side, in the walk's order
         taken: Counter = Counter()
@@ -177,7 +178,7 @@ def draw_cases(suite, draw: Draw, cache: Any = "default") -> tuple[list, dict[st
                 kept.append(case)
         cases = kept
     checked = {c.expectation for c in suite.case_checks}
-    return cases, {e: found.get(e, 0) for e in sorted({*found, *checked})}
+    return cases, {e: found.get(e, 0) for e in sorted({*found, *checked})}, bool(stats.stopped_at_max_texts)
 
 
 def card_line(card: str, suite, case, draw: Draw) -> dict[str, Any]:
@@ -310,11 +311,12 @@ def match_card(suite, folders: list[Path] | None = None, draws: list[Draw] | Non
     exhausted: dict[str, bool] = {}
     seen: set[tuple] = set()
     for draw in draws:
-        cases, counts = draw_cases(suite, draw, cache)
+        cases, counts, bounded = draw_cases(suite, draw, cache)
         for expectation, count in counts.items():
             found[expectation] = max(found[expectation], count)
             side = sum(1 for c in cases if c.expectation == expectation) if draw.per_expectation else len(cases)
-            exhausted[expectation] = exhausted.get(expectation, False) or side < draw.n
+            # (a walk stopped at the suite's bound on texts tried has not seen every variant of the corpus)
+            exhausted[expectation] = exhausted.get(expectation, False) or (side < draw.n and not bounded)
         for case in cases:
             key = (name, case.expectation, normalise(case.original), normalise(case.variant))
             if (case.source_id, key) in seen:  # one line drawn by two draws counts once; two sources of a pair twice
