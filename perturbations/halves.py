@@ -1,7 +1,7 @@
 """The development / test halves of the shipped corpora, the one rule every fitted threshold follows.
 
 A text of corpus C with source id S is in the *development* half iff ``int(sha256("C:S"), 16)`` is even.
-The context-judged perturbations' thresholds and the judge's weights were set on development-half texts
+The judge-decided perturbations' thresholds and the judge's weights were set on development-half texts
 only; the validity cards report the test half apart (``scripts/validity_halves.py``), so a figure that was
 not fitted can be read. One definition, so a research script and the report cannot disagree on a text.
 """

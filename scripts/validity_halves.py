@@ -2,7 +2,7 @@
 
     python scripts/validity_halves.py [--cards perturbations/cards] [--card textfooler --card passive ...]
 
-The context-judged perturbations (TextFooler, adjective, passive) had their thresholds set by reading
+The judge-decided perturbations (TextFooler, adjective, passive) had their thresholds set by reading
 variants of development-half texts only: a text of corpus C with source id S is in the development half
 iff ``int(sha256(f"{C}:{S}").hexdigest(), 16) % 2 == 0``. Their cards are drawn over the whole corpus;
 the figure that was not fitted is the test half's. This prints one Markdown row per (corpus, card,
