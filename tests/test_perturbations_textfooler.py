@@ -24,6 +24,9 @@ from perturbations.textfooler import RULE_SOURCE, TextFoolerSwap
 from rome.core.parsing import get_parser
 from suites.harness.strategies import shipped_references
 
+#: a news sentence the judge accepts a swap in (it abstains on most single sentences)
+ACCEPTED = "Apple's introduction of larger screens may have appealed to buyers who would otherwise have purchased a Galaxy."
+
 
 def parse(text: str):
     return get_parser().parse_one(text)
@@ -151,7 +154,7 @@ def test_the_issues_swaps_are_not_accepted(text, word, synonym):
 
 @pytest.mark.slow
 def test_the_judge_decides_and_its_estimate_is_recorded():
-    text = "Apple's introduction of larger screens may have appealed to buyers who would otherwise have purchased a Galaxy."
+    text = ACCEPTED
     result = TextFoolerSwap().apply(text, 0)
     (variant,) = result.variants
     assert variant.expectation == "invariant" and apply_edits(text, list(variant.edits)) == variant.text
@@ -204,8 +207,7 @@ def test_no_candidate_exchanges_or_moves_words_or_touches_protected_ones():
 @pytest.mark.slow
 def test_the_accepted_variant_keeps_protected_words_and_its_order():
     """End to end through the judge, on texts where it accepts a swap."""
-    texts = ["Apple's introduction of larger screens may have appealed to buyers who would otherwise have "
-             "purchased a Galaxy.",
+    texts = [ACCEPTED,
              "The committee approved the new budget after a long debate about public transport."]
     changed = 0
     for text in texts:
