@@ -204,6 +204,26 @@ class PlainAdjectives(WordConstraint):
         return out
 
 
+class BeforeCommonNoun(WordConstraint):
+    """An adjective before a name stays: the adjective is then part of the name. Every noun from the adjective
+    to the noun it modifies must be a common noun: not a proper noun, and a word WordNet lists in lower case
+    (:func:`~perturbations.language.senses.common_noun`). Lower-cased text hides names from the tagger and the
+    entity recogniser ("inner richmond", "lower haight", "lower pacific heights" read as adjective + noun),
+    and changing "inner" there moves the place, it does not describe it differently. Other words pass."""
+
+    def allowed(self, parsed: ParsedText) -> set[int]:
+        from perturbations.language.senses import common_noun
+
+        out = set()
+        for tok in parsed.tokens:
+            if tok.pos == "ADJ" and tok.dep == "amod" and tok.head > tok.i and any(
+                    t.pos == "PROPN" or (t.pos == "NOUN" and not common_noun(t.lemma))
+                    for t in parsed.tokens[tok.i + 1 : tok.head + 1]):
+                continue
+            out.add(tok.i)
+        return out
+
+
 # -- which candidates are acceptable -----------------------------------------------------------
 class NoWordExchange(CandidateConstraint):
     """A candidate may not be a word already in the text: no word is moved or swapped with another."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from perturbations.adjective import AdjectiveSwap
+from perturbations.adjective import AdjectiveSwap, in_common_use
 from perturbations.base import apply_edits
 from perturbations.judged import ANTONYM_MAX_DROP, get_kind_judge
 from perturbations.language.articles import article_for
@@ -118,6 +118,8 @@ def test_swaps_keep_the_token_count(swap, sentence, seed):
         original, changed = get_parser().parse([sentence, variant.text])
         assert len(changed.tokens) == len(original.tokens)
         assert len(variant.edits) in (1, 2)
+        if variant.meta["relation"] == "antonym":  # never a word few writers use in place of a common one
+            assert in_common_use(variant.meta["replacement"], variant.meta["word"]), variant.meta
     assert [v.text for v in swap.apply(sentence, seed).variants] == [v.text for v in result.variants]
 
 
@@ -127,6 +129,8 @@ NAME_TABLE = [
     ("The big 4 restaurant is expensive .", False, "expensive"),
     ("There is a large hotel near little italy .", False, "large"),  # the first adjective is one
     ("There is no hotel in little italy .", False, None),  # the only adjective is part of a name
+    ("There is a cheap hotel in inner richmond .", False, "cheap"),  # a lower-cased name WordNet lists only capitalised
+    ("The hotel is in lower pacific heights .", False, None),  # a proper noun between the adjective and its noun
     ("X is a large restaurant .", True, None),  # no synonym the judge accepts: nothing when both are required
 ]
 

@@ -9,7 +9,8 @@ the synonym keeps the meaning (``invariant``), the antonym reverses it (``decrea
   WordNet collocations: "living room", "central bank", "little league"; hyphenated words),
   ``NotRestrictive`` (determiner-like adjectives and quantifiers: "other", "many", "same"),
   ``PlainAdjectives`` (not after a measure phrase, "185 cm tall"; not before a unit, "square
-  kilometre", or an *-ing* nominal, "easy listening");
+  kilometre", or an *-ing* nominal, "easy listening"), ``BeforeCommonNoun`` (not before a name, also a
+  lower-cased one: "inner richmond");
 * **transformation**: WordNet synonyms of the adjective over every sense
   (:func:`~perturbations.language.senses.wordnet_synonyms`) and its *direct* antonyms in any sense
   (:func:`~perturbations.language.senses.wordnet_antonyms`), inflected like the word by lemminflect (a
@@ -23,8 +24,9 @@ the synonym keeps the meaning (``invariant``), the antonym reverses it (``decrea
   adjectives judged in full; the one the judge accepts and likes best is kept (``variant.meta["p_valid"]``);
 * **the antonym** changes the meaning on purpose, so the judge of meaning-kept variants cannot decide it:
   the antonyms of the same adjective (or, where no synonym was accepted, of one the seed picks) must still
-  read as English to the judge's language model (:func:`perturbations.judged.fluent_antonyms`); the most
-  fluent is kept.
+  read as English to the judge's language model (:func:`perturbations.judged.fluent_antonyms`) and be a word
+  in common use (at most :data:`ANTONYM_MAX_RARER` Zipf units rarer than the adjective: not "immoderate");
+  the most fluent is kept.
 
 A text whose synonyms the judge accepts none of gives no ``invariant`` variant (precision first). Nothing
 here reads a metric's model; the judge's description is in :meth:`AdjectiveSwap.describe`.
@@ -38,6 +40,7 @@ from perturbations.base import Edit, Perturbation, Result, Variant, apply_edits
 from perturbations.constraints import (
     MIN_SENSE_SHARE,
     RESTRICTIVE_ADJECTIVES,
+    BeforeCommonNoun,
     ClearUse,
     MultiWordUnits,
     NotRestrictive,
@@ -60,6 +63,13 @@ ADJECTIVE_TAGS = ("JJ", "JJR", "JJS")
 NOT_DESCRIPTIVE = RESTRICTIVE_ADJECTIVES
 LEXICON = "wordnet-3.0"
 SYNONYM, ANTONYM = "synonym", "antonym"
+#: how much rarer (wordfreq Zipf units, a factor of ten each) an antonym may be than the adjective it replaces:
+#: WordNet's direct antonyms include words few writers use ("moderate" -> "immoderate", 4.3 -> 1.8), which a
+#: reader takes for a broken text rather than the opposite statement. Set on the development halves of the
+#: adjective cards: the antonyms read as broken there were 2.5 and 2.6 rarer, the rarest one read as intended
+#: ("inadvisable") 1.1; 2.0 lies between. The language model's fluency bound does not catch these: a rare
+#: word costs few nats in a short text.
+ANTONYM_MAX_RARER = 2.0
 
 
 class AdjectiveSwap(Perturbation):
@@ -78,7 +88,8 @@ class AdjectiveSwap(Perturbation):
         self.parser = require_spacy_labels(parser, self.kind)
         self.require_both = require_both
         self.antonym_max_drop = float(antonym_max_drop)
-        self.word_constraints = [ProtectedWords(), ClearUse(), MultiWordUnits(), NotRestrictive(), PlainAdjectives()]
+        self.word_constraints = [ProtectedWords(), ClearUse(), MultiWordUnits(), NotRestrictive(), PlainAdjectives(),
+                                 BeforeCommonNoun()]
         self.structure = structure_constraints()  # TextFooler's: the same swap keeps the same structure
         self.synonym_checks = [SenseShare(min_sense_share)]
 
@@ -87,7 +98,8 @@ class AdjectiveSwap(Perturbation):
                 "senses": "all, judged in context", "require_both": self.require_both,
                 "synonym": {"judge": judge_description(self.kind),
                             "constraints": describe_constraints(self.synonym_checks)},
-                "antonym": {"max_drop": self.antonym_max_drop, "score": "judge's language model, whole text"},
+                "antonym": {"max_drop": self.antonym_max_drop, "score": "judge's language model, whole text",
+                            "max_rarer_zipf": ANTONYM_MAX_RARER},
                 "constraints": describe_constraints(self.word_constraints + self.structure)}
 
     def adjectives(self, parsed: ParsedText) -> list[Token]:
@@ -110,7 +122,7 @@ class AdjectiveSwap(Perturbation):
         out = {}
         for i, cs in found.items():
             synonyms = acceptable(parsed, [c for c in cs if c.source == SYNONYM], self.synonym_checks)
-            out[i] = [*synonyms, *(c for c in cs if c.source == ANTONYM)]
+            out[i] = [*synonyms, *(c for c in cs if c.source == ANTONYM and in_common_use(c.word, parsed.tokens[i].text))]
         return out
 
     def _apply(self, text: str, rng: random.Random) -> Result:
@@ -148,6 +160,13 @@ class AdjectiveSwap(Perturbation):
             edits = replacement_edits(parsed, tok, antonym.word)
             variants.append(Variant(apply_edits(text, edits), self.kind, "decrease", tuple(edits), meta))
         return Result(text, tuple(variants))
+
+
+def in_common_use(antonym: str, word: str) -> bool:
+    """Whether ``antonym`` is at most :data:`ANTONYM_MAX_RARER` Zipf units rarer than ``word`` (wordfreq)."""
+    from perturbations.judge.features import zipf
+
+    return zipf(antonym.lower()) >= zipf(word.lower()) - ANTONYM_MAX_RARER
 
 
 def is_candidate(tok: Token) -> bool:

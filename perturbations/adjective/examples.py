@@ -24,4 +24,7 @@ EXAMPLES = (
     skips("The mast is 40.5 (metres) tall.", "a measure phrase in brackets"),
     skips("Their style is easy listening.", "before an -ing nominal"),
     skips("The hotel is cheaper.", "no one-word comparative of 'inexpensive' or 'expensive'"),
+    changes("There is a cheap hotel in inner richmond.", "There is an expensive hotel in inner richmond.",
+            why="'inner' is part of a lower-cased place name: only 'cheap' may change"),
+    skips("It has a moderate price range.", "'immoderate' is far rarer than 'moderate': no antonym in common use"),
 )

@@ -100,6 +100,14 @@ def main_noun_sense(lemma: str):
 
 
 @functools.lru_cache(maxsize=50_000)
+def common_noun(lemma: str) -> bool:
+    """Whether WordNet lists ``lemma`` as a noun written in lower case: "sunset" is, "richmond" is not (WordNet
+    has only "Richmond", a name), nor is a word it does not know ("parkside")."""
+    lemma = lemma.lower()
+    return any(name.name() == lemma for synset in _synsets(lemma, "n") for name in synset.lemmas())
+
+
+@functools.lru_cache(maxsize=50_000)
 def noun_class(lemma: str) -> str:
     """``"physical"``, ``"unit"`` (a unit of measurement: "kilometre", "cm") or ``"abstract"`` for a noun's
     most used WordNet sense (``""`` when WordNet does not know the noun), from its hypernym paths."""
