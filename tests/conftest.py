@@ -27,6 +27,6 @@ def pytest_sessionfinish(session, exitstatus):
 
 
 def pytest_collection_modifyitems(session, config, items):
-    """Tests marked ``slow`` (models, many pairs) run first: on two workers (tox) the long ones then overlap
-    while the short ones fill in around them, instead of one long test running alone at the end."""
-    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+    """Tests marked ``long`` or ``slow`` run first: on two workers (tox) the long ones then overlap while the
+    short ones fill in around them, instead of one long test running alone at the end."""
+    items.sort(key=lambda item: item.get_closest_marker("long") is None and item.get_closest_marker("slow") is None)

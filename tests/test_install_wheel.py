@@ -1,5 +1,6 @@
 """The built wheel is a self-contained runtime: installed on its own, it runs every command from an empty
-folder, with no ``../shared`` and no ``ROME_SHARED``, and writes nothing into its site-packages.
+folder, with no ``../shared`` and no ``ROME_SHARED``, and writes nothing into its site-packages. Its fresh
+``HOME`` has no cache; only the install's unpacked model files are shared (``ROME_MODEL_DIR``).
 
 The wheel is installed without dependencies into a fresh virtual environment; a ``.pth`` file lets that
 environment see this test environment's packages (torch, spaCy, ...), after its own site-packages, so the
@@ -19,6 +20,8 @@ import sysconfig
 from pathlib import Path
 
 import pytest
+
+from rome.context.files import models_dir
 
 ROOT = Path(__file__).resolve().parents[1]
 #: what a source tree may hold that is no part of the package build
@@ -75,7 +78,7 @@ def installed(tmp_path_factory) -> tuple[Path, Path]:
     return venv, venv_site
 
 
-@pytest.mark.slow
+@pytest.mark.long
 def test_the_installed_wheel_runs_every_command_from_an_empty_folder(installed, tmp_path):
     venv, venv_site = installed
     run_dir, home = tmp_path / "empty", tmp_path / "home"
@@ -84,6 +87,9 @@ def test_the_installed_wheel_runs_every_command_from_an_empty_folder(installed, 
     env = {k: v for k, v in os.environ.items()
            if not k.startswith("ROME_") and k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "XDG_CACHE_HOME")}
     env.update(HOME=str(home), PATH=f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}", PYTHONNOUSERSITE="1")
+    # the unpacked model files are the install's, kept apart from every cache (rome.context.files.models_dir): a
+    # fresh user of the same install reads them; unpacking and dequantising them again is the install's test
+    env["ROME_MODEL_DIR"] = str(models_dir())
     rome = str(venv / "bin" / "rome")
 
     where = _run([str(venv / "bin" / "python"), "-c",

@@ -19,7 +19,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 
-@pytest.mark.slow
+@pytest.mark.long
 def test_every_step_of_the_main_job_runs_on_a_small_sample(tmp_path):
     out = tmp_path / "rome-out"
     done = subprocess.run([sys.executable, str(ROOT / "scripts" / "main_job.py"), "--smoke", "--out", str(out)],
