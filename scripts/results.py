@@ -146,7 +146,7 @@ def build_page(source: Path, note: str = "") -> str:
               "Their thresholds were set from development-half texts only (except the passive's sentence-opening "
               "proper-noun rule, read off blind-judged news lines of both halves: docs/perturbations.md); the "
               "test half's figure is the one no threshold saw.", "", halves_section()]
-    parts += ["## The context model (the passive's naturalness reading)", "", context_model_section()]
+    parts += ["## The context model (GRUEN's likelihood)", "", context_model_section()]
     return "\n".join(parts).rstrip() + "\n"
 
 

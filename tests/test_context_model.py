@@ -110,3 +110,19 @@ def test_concurrent_callers_restore_torch_threads_to_what_they_were():
         assert torch.get_num_threads() == 3
     finally:
         torch.set_num_threads(before)
+
+
+def test_spaced_pseudo_log_likelihood_is_exact_when_no_pieces_share_a_pass():
+    from rome.context.model import get_context_model
+
+    model = get_context_model()
+    texts = ["The budget was approved by the committee.", "An apple was eaten by the man."]
+    exact = model.pseudo_log_likelihood(texts)
+    far = model.pseudo_log_likelihood(texts, spacing=1000)
+    assert [n for _, n in far] == [n for _, n in exact]
+    assert [s for s, _ in far] == pytest.approx([s for s, _ in exact], abs=1e-4)
+    spaced = model.pseudo_log_likelihood(texts, spacing=3)
+    assert [n for _, n in spaced] == [n for _, n in exact]  # every piece scored once
+    assert [s for s, _ in spaced] != pytest.approx([s for s, _ in exact], abs=1e-4)  # with others hidden
+    with pytest.raises(ValueError):
+        model.pseudo_log_likelihood(texts, spacing=0)

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from rome.context.files import models_dir
+from rome.core.paths import models_dir
 
 ROOT = Path(__file__).resolve().parents[1]
 #: what a source tree may hold that is no part of the package build
@@ -87,7 +87,7 @@ def test_the_installed_wheel_runs_every_command_from_an_empty_folder(installed, 
     env = {k: v for k, v in os.environ.items()
            if not k.startswith("ROME_") and k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "XDG_CACHE_HOME")}
     env.update(HOME=str(home), PATH=f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}", PYTHONNOUSERSITE="1")
-    # the unpacked model files are the install's, kept apart from every cache (rome.context.files.models_dir): a
+    # the unpacked model files are the install's, kept apart from every cache (rome.core.paths.models_dir): a
     # fresh user of the same install reads them; unpacking and dequantising them again is the install's test
     env["ROME_MODEL_DIR"] = str(models_dir())
     rome = str(venv / "bin" / "rome")

@@ -1,8 +1,8 @@
-"""Passive voice: the grammar's hand-written tables, the naturalness reading (context model), settings and independence.
+"""Passive voice: the grammar's hand-written tables, settings and independence.
 
-The grammar tables run with ``naturalness_delta=None`` (no language model: fast and exact). DEVELOPMENT
+The grammar tables run with ``judged=False`` (no language model: fast and exact). DEVELOPMENT
 was written while building the transform; HELD_OUT was written before the transform's first version ran
-on it (any output outside its accepted set fails). Tests that load the context model are marked slow.
+on it (any output outside its accepted set fails).
 The gold set written from grammar references is tests/test_perturbations_passive_gold.py's.
 """
 
@@ -156,7 +156,7 @@ MUST_SKIP = [
 def passive():
     """The grammar alone, every agent kept ("by them", "by me"): the tables test the clause rewrite; the
     default's pronoun handling (drop generic you, skip other pronoun subjects) is PRONOUN_TABLE's."""
-    return PassiveVoice(pronoun_agent="keep", naturalness_delta=None)
+    return PassiveVoice(pronoun_agent="keep", judged=False)
 
 
 @pytest.mark.parametrize(("active", "expected"), DEVELOPMENT, ids=[a for a, _ in DEVELOPMENT])
@@ -199,13 +199,13 @@ def test_edits_rebuild_the_variant_and_meta_describes_each_clause(passive):
     assert variant.meta["clauses_rewritten"] == 2
     assert [c["tense"] for c in variant.meta["clauses"]] == ["simple present", "simple past"]
     assert {c["shape"] for c in variant.meta["clauses"]} == {"transitive"}
-    assert "pll_difference" not in variant.meta["clauses"][0]  # the grammar alone: no naturalness reading
+    assert "p_valid" not in variant.meta  # the grammar alone: no judge
 
 
 def test_clause_facts_name_shape_tense_and_agent(passive):
     facts = passive.apply("The bank sent the customers a letter.").variants[0].meta["clauses"][0]
     assert facts == {"clause": "main", "shape": "ditransitive", "tense": "simple past", "agent": "phrase"}
-    facts = PassiveVoice(naturalness_delta=None).apply("You can reach the hotel by phone.").variants[0].meta["clauses"][0]
+    facts = PassiveVoice(judged=False).apply("You can reach the hotel by phone.").variants[0].meta["clauses"][0]
     assert (facts["agent"], facts["tense"]) == ("dropped", "modal")
     facts = passive.apply("Officials said the police arrested the suspect.").variants[0].meta["clauses"][0]
     assert facts["clause"] == "ccomp"
@@ -275,7 +275,7 @@ PRONOUN_TABLE = [
 
 @pytest.mark.parametrize("mode,text,expected", PRONOUN_TABLE)
 def test_pronoun_agents(mode, text, expected):
-    result = PassiveVoice(pronoun_agent=mode, naturalness_delta=None).apply(text)
+    result = PassiveVoice(pronoun_agent=mode, judged=False).apply(text)
     if expected is None:
         assert not result.variants and result.skipped
     else:
@@ -285,73 +285,28 @@ def test_pronoun_agents(mode, text, expected):
 def test_settings_are_checked():
     with pytest.raises(ValueError):
         PassiveVoice(pronoun_agent="sometimes")
-    with pytest.raises(ValueError):
-        PassiveVoice(naturalness_delta=float("nan"))
-    with pytest.raises(ValueError):
-        PassiveVoice(pll_spacing=0)
 
 
-def test_describe_and_fingerprint_record_the_naturalness_reading():
-    """The grammar alone names no language model; with the naturalness reading, describe() records the delta, the spacing
-    and the context model's signature, and the fingerprint that keys cached cases changes with them."""
-    from perturbations.passive.naturalness import NATURALNESS_DELTA, PLL_SPACING
-    from rome.context.model import get_context_model
+def test_describe_and_fingerprint_record_the_judge():
+    """The grammar alone names no language model; the judged default records the judge's description, and the
+    fingerprint that keys cached cases tells the two apart."""
+    from perturbations.judged import get_kind_judge
     from suites.harness.spec import perturbation_fingerprint
 
-    grammar = PassiveVoice(naturalness_delta=None).describe()
-    assert grammar["naturalness_delta"] is None and "context_model" not in grammar
-    reading = PassiveVoice().describe()
-    assert reading["naturalness_delta"] == NATURALNESS_DELTA and reading["pll_spacing"] == PLL_SPACING
-    assert reading["context_model"] == get_context_model().signature()
-    prints = {perturbation_fingerprint(PassiveVoice(**o)) for o in (
-        {}, {"naturalness_delta": None}, {"naturalness_delta": NATURALNESS_DELTA + 0.1}, {"pll_spacing": None})}
-    assert len(prints) == 4
+    grammar = PassiveVoice(judged=False).describe()
+    assert grammar["judged"] is False and "judge" not in grammar
+    judged = PassiveVoice().describe()
+    assert judged["judged"] is True and judged["judge"] == get_kind_judge("passive").describe()
+    assert perturbation_fingerprint(PassiveVoice()) != perturbation_fingerprint(PassiveVoice(judged=False))
 
 
-def test_the_passive_reads_the_context_model_never_a_metric_encoder_or_a_corpus():
+def test_the_passive_reads_no_metric_model_and_no_corpus():
+    """Its only language model is the perturbations' judge: not the context model GRUEN runs on, not a metric's
+    encoder, not a corpus."""
     from rome.core import fingerprint
 
     closure = fingerprint.module_closure(PassiveVoice)
-    assert "rome.context.model" in closure
-    assert not any(name.startswith(("rome.data", "rome.metric", "rome.training", "baselines")) for name in closure)
+    assert "perturbations.judged" in closure
+    assert not any(name.startswith(("rome.context", "rome.data", "rome.metric", "rome.training", "baselines"))
+                   for name in closure)
     assert "rome.core.encoder" not in closure
-
-
-# -- the context model's naturalness reading (loads the model) ------------------------------------------------------
-@pytest.mark.slow
-def test_the_reading_prefers_a_grammatical_passive_to_broken_ones():
-    from perturbations.passive import naturalness
-
-    original = "The man ate an apple."
-    good, *broken = naturalness.read([(original, "An apple was eaten by the man."), (original, "An apple was eaten the man."),
-                           (original, "An apple was eated by the man.")])
-    assert all(good.difference > b.difference for b in broken), (good, broken)
-    assert good.original_pieces == broken[0].original_pieces > 0
-
-
-@pytest.mark.slow
-def test_the_threshold_keeps_or_refuses_and_records_the_reading():
-    text = "The committee approved the budget."
-    kept = PassiveVoice(naturalness_delta=5.0).apply(text)
-    facts = kept.variants[0].meta["clauses"][0]
-    assert {"pll_original", "pll_variant", "pll_difference", "pieces_original", "pieces_variant"} <= set(facts)
-    refused = PassiveVoice(naturalness_delta=-5.0).apply(text)
-    assert not refused.variants and refused.skipped.startswith("the context model reads the passive as less natural")
-    assert PassiveVoice().apply(text, 0) == PassiveVoice().apply(text, 7)  # the reading is deterministic
-
-
-@pytest.mark.slow
-def test_spaced_pseudo_log_likelihood_is_exact_when_no_pieces_share_a_pass():
-    from rome.context.model import get_context_model
-
-    model = get_context_model()
-    texts = ["The budget was approved by the committee.", "An apple was eaten by the man."]
-    exact = model.pseudo_log_likelihood(texts)
-    far = model.pseudo_log_likelihood(texts, spacing=1000)
-    assert [n for _, n in far] == [n for _, n in exact]
-    assert [s for s, _ in far] == pytest.approx([s for s, _ in exact], abs=1e-4)
-    spaced = model.pseudo_log_likelihood(texts, spacing=3)
-    assert [n for _, n in spaced] == [n for _, n in exact]  # every piece scored once
-    assert [s for s, _ in spaced] != pytest.approx([s for s, _ in exact], abs=1e-4)  # with others hidden
-    with pytest.raises(ValueError):
-        model.pseudo_log_likelihood(texts, spacing=0)

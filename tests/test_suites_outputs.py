@@ -28,7 +28,8 @@ SUITE_FILE = textwrap.dedent('''
             words = text.split()
             if len(words) < 4:
                 return Result.skip(text, "too short")
-            return Result(text, (Variant(" ".join([*words[:-2], words[-1], words[-2]]), self.kind, "invariant"),))
+            swapped = " ".join([*words[:-2], words[-1], words[-2]])
+            return Result(text, (Variant(swapped, self.kind, "invariant", meta={"p_valid": 0.25}),))
 
 
     SUITE = Suite(
@@ -69,6 +70,7 @@ def test_outputs_have_the_documented_format(suite_file, tmp_path):
     assert bleu["delta"] == pytest.approx(bleu["variant"] - bleu["original"])
     assert set(row["checks"]["bleu"]) == {"invariant"}  # only the checks that apply to the case
     assert isinstance(row["checks"]["chrf"]["invariant"], bool)
+    assert all(r["p_valid"] == 0.25 for r in rows)  # the perturbation's own estimate, on every case
 
     summary = json.loads((out / "summary.json").read_text())
     assert summary["suite"] == "swap_last"
@@ -90,6 +92,7 @@ def test_outputs_have_the_documented_format(suite_file, tmp_path):
     with (out / "cases.csv").open(newline="", encoding="utf-8") as handle:
         table = list(csv.DictReader(handle))
     assert len(table) == 12 and float(table[0]["bleu.delta"]) == pytest.approx(bleu["delta"])
+    assert {r["p_valid"] for r in table} == {"0.25"}
     md = (out / "summary.md").read_text()
     assert "| bleu | invariant |" in md and "| chrf | same_text | yes |" in md
 

@@ -17,9 +17,9 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from rome.context.files import models_dir
 from rome.core.errors import ResourceMissingError
 from rome.core.fingerprint import file_digest
+from rome.core.paths import models_dir
 
 MODEL_NAME = "gemma-3-270m-q4_k_m"
 GGUF_NAME = f"{MODEL_NAME}.gguf"

@@ -6,13 +6,10 @@ Two parts, as the grammar books separate them:
   direct object, with the shapes a reference grammar describes (tense, aspect and modals carried over,
   phrasal verbs, ditransitives, object predicatives, pronoun case, subordinate and coordinated clauses);
   every other shape is skipped with a reason that names its source;
-* **whether this passive reads naturally** (:mod:`perturbations.passive.naturalness`): the independent
-  context model's pseudo-log-likelihood of the rewritten sentence against the original's, a guard against
-  rewrites that read far worse, with a threshold set from blind readers' labels;
 * **which passive is kept** (:func:`judge_best`): the judge (:mod:`perturbations.judge`, kind
-  ``"passive"``) reads each remaining rewrite on its sentence; the one it accepts and likes best is kept,
-  one clause per variant, with its ``p_valid`` (``variant.meta["p_valid"]``); a text whose rewrites it
-  accepts none of is skipped.
+  ``"passive"``) reads each rewrite on its sentence; the one it accepts and likes best is kept, one clause
+  per variant, with its ``p_valid`` (``variant.meta["p_valid"]``); a text whose rewrites it accepts none
+  of is skipped. The judge's language model is the perturbations' own: no metric runs on it.
 
 No rule here was fitted to a corpus or to judged cards.
 
@@ -23,7 +20,6 @@ CheckList have no such operation), so the rewrite is written here on the shared 
 
 from __future__ import annotations
 
-import math
 import random
 
 from perturbations.base import Edit, Perturbation, Result, Variant, apply_edits
@@ -40,7 +36,6 @@ from perturbations.passive.clause import (
     number_of,
     verb_lemma,
 )
-from perturbations.passive.naturalness import NATURALNESS_DELTA, PLL_SPACING
 from rome.core.parsing import ParsedText
 
 #: verbs with an object and a bare infinitive ("helped them create", "made him tell", "saw her leave"): the
@@ -79,35 +74,26 @@ class PassiveVoice(Perturbation):
     kind = "passive"
     parses = True
 
-    def __init__(self, parser: str | None = None, pronoun_agent: str = "drop",
-                 naturalness_delta: float | None = NATURALNESS_DELTA, pll_spacing: int | None = PLL_SPACING) -> None:
+    def __init__(self, parser: str | None = None, pronoun_agent: str = "drop", judged: bool = True) -> None:
         """``parser``: a spaCy model name (default: the embedded one); its ClearNLP labels drive the rules.
         ``pronoun_agent``: what becomes of a pronoun subject: ``"drop"`` (generic "you" with a modal gives
         an agentless passive, other pronoun subjects are skipped), ``"skip"`` every pronoun clause, or
-        ``"keep"`` ("... by you", "... by me"). ``naturalness_delta``: how far the rewritten sentence's mean
-        pseudo-log-likelihood per piece may fall below the original's (``None``: the grammar alone, no
-        language model: neither that reading nor the judge). ``pll_spacing``: the distance between the pieces masked together in one pass of the
-        pseudo-log-likelihood (``None``: one piece per pass, exact)."""
+        ``"keep"`` ("... by you", "... by me"). ``judged``: the judge keeps the one rewrite it accepts and
+        likes best (the default); ``False``: the grammar alone, every clause it allows rewritten, no language
+        model (how the examples and the gold set test the grammar)."""
         if pronoun_agent not in PRONOUN_AGENT_CHOICES:
             raise ValueError(f"pronoun_agent must be one of {', '.join(PRONOUN_AGENT_CHOICES)}")
-        if naturalness_delta is not None and not math.isfinite(naturalness_delta):
-            raise ValueError("naturalness_delta must be a finite number (or None: no language model)")
-        if pll_spacing is not None and pll_spacing < 1:
-            raise ValueError("pll_spacing must be at least 1 (or None: the exact pseudo-log-likelihood)")
         self.parser = require_spacy_labels(parser, self.kind)
         self.pronoun_agent = pronoun_agent
-        self.naturalness_delta = naturalness_delta
-        self.pll_spacing = pll_spacing
+        self.judged = bool(judged)
 
     def describe(self) -> dict:
         out = {"kind": self.kind, "parser": self.parser or "spacy", "pronoun_agent": self.pronoun_agent,
-               "naturalness_delta": self.naturalness_delta}
-        if self.naturalness_delta is not None:
+               "judged": self.judged}
+        if self.judged:
             from perturbations.judged import get_kind_judge
-            from perturbations.passive.naturalness import context_signature
 
-            out.update(pll_spacing=self.pll_spacing, context_model=context_signature(),
-                       judge=get_kind_judge(self.kind).describe(), clauses="the judge's best, one per variant")
+            out.update(judge=get_kind_judge(self.kind).describe(), clauses="the judge's best, one per variant")
         return out
 
     def candidates(self, text: str) -> tuple[ParsedText, list[tuple[Edit, dict]], list[str]]:
@@ -126,31 +112,10 @@ class PassiveVoice(Perturbation):
                 found.append((edit, facts))
         return parsed, found, reasons
 
-    def natural(self, text: str, found: list[tuple[Edit, dict]]) -> tuple[list[tuple[Edit, dict]], list[str]]:
-        """The rewrites the context model's naturalness reading keeps (with its reading in their facts) and
-        the reasons of those it refuses; all of them when ``naturalness_delta`` is None."""
-        if not found or self.naturalness_delta is None:
-            return found, []
-        from perturbations.passive import naturalness
-
-        readings = naturalness.read([sentence_pair(text, facts["sentence"], edit) for edit, facts in found],
-                                    spacing=self.pll_spacing)
-        kept, refused = [], []
-        for (edit, facts), reading in zip(found, readings):
-            facts = {**facts, **reading.as_dict()}
-            if reading.difference >= -self.naturalness_delta:
-                kept.append((edit, facts))
-            else:
-                refused.append(f"the context model reads the passive as less natural "
-                               f"({reading.difference:+.3f} per piece < -{self.naturalness_delta})")
-        return kept, refused
-
     def _apply(self, text: str, rng: random.Random) -> Result:
         parsed, found, reasons = self.candidates(text)
-        found, refused = self.natural(text, found)
-        reasons[:0] = refused
         p_valid = None
-        if found and self.naturalness_delta is not None:
+        if found and self.judged:
             found, p_valid, refused = judge_best(text, found)
             if refused:
                 reasons.insert(0, refused)
@@ -181,7 +146,7 @@ def judge_best(text: str, found: list[tuple[Edit, dict]]) -> tuple[list[tuple[Ed
 
 
 def sentence_pair(text: str, sentence: tuple[int, int], edit: Edit) -> tuple[str, str]:
-    """(original sentence, the same sentence with ``edit`` applied): what the context model compares."""
+    """(original sentence, the same sentence with ``edit`` applied): what the judge reads."""
     start, end = sentence
     return text[start:end], text[start : edit.start] + edit.new + text[edit.end : end]
 
@@ -215,7 +180,7 @@ def participle(clause: Clause) -> str:
     "cancelled"), else the most used of lemminflect's forms (wordfreq: "woken", not "waked")."""
     from lemminflect import getInflection
 
-    from rome.context.collocations import zipf
+    from perturbations.judge.features import zipf
 
     lemma = verb_lemma(clause.verb)
     forms = getInflection(lemma, "VBN")

@@ -12,8 +12,7 @@ Every other shape is skipped with a reason, each naming its source: verbs withou
 (:data:`MIDDLE_VERBS`), idioms, clausal objects, reflexives and reciprocals (binding), quantifier and
 negation scope, focusing adverbs, ellipsis, questions and imperatives, and the parses the words
 contradict (the parse is trusted only where the words agree with it). Whether a rewrite the grammar
-allows also reads naturally is not decided here: :mod:`perturbations.passive.naturalness` asks the
-context model.
+allows also reads naturally is not decided here: the judge reads it (:func:`perturbations.passive.judge_best`).
 """
 
 from __future__ import annotations

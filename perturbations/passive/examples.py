@@ -1,7 +1,7 @@
 """Examples of the passive recipe: (input, expected output or skip), run by tests/test_perturbations_examples.py.
 
-Each row runs the grammar alone (``naturalness_delta=None``: no language model, so the table is fast and
-exact); the context model's naturalness reading is tested in tests/test_perturbations_passive.py. One row per shape
+Each row runs the grammar alone (``judged=False``: no language model, so the table is fast and
+exact); the judge's choice is tested in tests/test_perturbations_passive.py. One row per shape
 of the grammar (:mod:`perturbations.passive.clause`) and per reason to leave a clause alone; each expected
 output was written by applying the grammar, and a wrong auxiliary, case, participle, particle or word
 order fails the row. The gold set (tests/fixtures/passive_gold.jsonl) holds many more.
@@ -9,7 +9,7 @@ order fails the row. The gold set (tests/fixtures/passive_gold.jsonl) holds many
 
 from perturbations.recipe import changes, skips
 
-GRAMMAR = {"naturalness_delta": None}
+GRAMMAR = {"judged": False}
 
 EXAMPLES = (
     # the issue's textbook sentences, skipped by the rules this grammar replaced
@@ -40,8 +40,8 @@ EXAMPLES = (
     changes("You can reach the hotel by phone.", "The hotel can be reached by phone.",
             why="generic 'you' with a modal: no agent", **GRAMMAR),
     changes("You can visit the museum today.", "The museum can be visited today by you.",
-            why="pronoun_agent='keep' writes the agent", naturalness_delta=None, pronoun_agent="keep"),
-    skips("You can reach the hotel by phone.", "with the agent kept, two 'by' phrases", naturalness_delta=None,
+            why="pronoun_agent='keep' writes the agent", judged=False, pronoun_agent="keep"),
+    skips("You can reach the hotel by phone.", "with the agent kept, two 'by' phrases", judged=False,
           pronoun_agent="keep"),
     # phrasal verbs, ditransitives, complements
     changes("The janitor turned the lights off.", "The lights were turned off by the janitor.", **GRAMMAR),

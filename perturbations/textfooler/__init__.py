@@ -90,7 +90,7 @@ class WordSwapWordNet(Transformation):
         self.max_candidates = max_candidates
 
     def __call__(self, parsed: ParsedText, i: int) -> list[Candidate]:
-        from rome.context.collocations import zipf
+        from perturbations.judge.features import zipf
 
         tok = parsed.tokens[i]
         pos = senses.WORDNET_POS.get(tok.pos)

