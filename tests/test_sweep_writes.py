@@ -355,3 +355,40 @@ def test_idf_trainer_writes_to_the_cache_and_leaves_the_shipped_table(tmp_path, 
     written = tmp_path / "cache" / "trained" / GENERAL_IDF_PATH.name
     assert json.loads(written.read_text())["df"] == {"a": 2, "cat": 2, "sat": 2}
     assert hashlib.sha256(GENERAL_IDF_PATH.read_bytes()).hexdigest() == before
+
+
+def test_a_trainer_stopped_while_writing_leaves_its_old_output_whole(tmp_path, monkeypatch):
+    """Trainers write through rome.core.files: an interrupt before the write completes (here at its flush to
+    disk, and inside a library that writes by file name) leaves the file it replaces as it was, and no
+    partial file."""
+    import numpy as np
+
+    from rome.core import files
+    from rome.core.files import replaced_path_when_complete
+    from rome.metric.scorer import ScorerNet
+
+    net = ScorerNet(features=("f",), w1=np.ones((1, 1)), b1=np.zeros(1), w2=np.ones(1), b2=0.0, meta={"run": 1})
+    path = tmp_path / "scorer.json"
+    net.save(path)
+    before = path.read_bytes()
+    net.meta["run"] = 2
+
+    def interrupted(fd: int) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(files.os, "fsync", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        net.save(path)
+    monkeypatch.undo()
+    assert path.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == ["scorer.json"]
+
+    weights = tmp_path / "head.safetensors"
+    weights.write_bytes(b"old")
+    with pytest.raises(RuntimeError), replaced_path_when_complete(weights) as tmp:
+        tmp.write_bytes(b"half")
+        raise RuntimeError("killed")
+    assert weights.read_bytes() == b"old" and sorted(p.name for p in tmp_path.iterdir()) == ["head.safetensors",
+                                                                                             "scorer.json"]
+    with replaced_path_when_complete(weights) as tmp:
+        tmp.write_bytes(b"new")
+    assert weights.read_bytes() == b"new"

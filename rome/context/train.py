@@ -30,7 +30,7 @@ from pathlib import Path
 
 from rome.context.files import encoder_dir
 from rome.context.model import HEAD_CARD, HEAD_FILE, make_head
-from rome.core.files import refuse_unusable_folder
+from rome.core.files import refuse_unusable_folder, replaced_path_when_complete, write_text_whole
 from rome.core.paths import trained_dir
 
 DEFAULT_LAYER = 6
@@ -178,13 +178,14 @@ def main(argv: list[str] | None = None) -> int:
         print(name, report[name], file=sys.stderr, flush=True)
 
     args.out.mkdir(parents=True, exist_ok=True)
-    save_file({k: v.contiguous() for k, v in head.state_dict().items() }, str(args.out / HEAD_FILE))
+    with replaced_path_when_complete(args.out / HEAD_FILE) as tmp:
+        save_file({k: v.contiguous() for k, v in head.state_dict().items()}, str(tmp))
     card = {"encoder": "all-mpnet-base-v2", "layer": args.layer, "seed": args.seed, "epochs": args.epochs,
             "mask_rate": MASK_RATE, "training_texts": len(texts), "training_pieces": len(targets),
             "trained_on": "WordNet 3.0 glosses and examples (95 % of synsets), CoLA in-domain train (acceptable)",
             "held_out": report, "command": "python -m rome.context.train " + " ".join(
                 Path(a).name if Path(a).is_file() else a for a in (argv or sys.argv[1:]))}
-    (args.out / HEAD_CARD).write_text(json.dumps(card, indent=1) + "\n")
+    write_text_whole(args.out / HEAD_CARD, json.dumps(card, indent=1) + "\n")
     print(json.dumps(report, indent=1))
     print(f"wrote {args.out / HEAD_FILE} and its card; the context model reads the shipped head until this one "
           "is shipped (--out rome/context/weights in a checkout) or passed (ContextModel(head=PATH))",

@@ -238,6 +238,31 @@ def replaced_when_complete(path: Path, check: Callable[[Path], Any] | None = Non
 
 
 @contextmanager
+def replaced_path_when_complete(path: Path) -> Iterator[Path]:
+    """A temporary path beside ``path`` for a library that writes by file name (safetensors, torch); it replaces
+    ``path`` only when the block ends normally, as :func:`replaced_when_complete` does for a text handle."""
+    target = Path(os.path.realpath(path))
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=PARTIAL_SUFFIX)
+    os.close(fd)
+    tmp = Path(name)
+    try:
+        yield tmp
+        _copy_mode(target, tmp)
+        os.replace(tmp, target)
+    except BaseException:
+        with suppress(OSError):
+            tmp.unlink()
+        raise
+
+
+def write_text_whole(path: Path, text: str) -> None:
+    """``path`` holds ``text`` or, if writing fails, what it held before: never half of it (a trainer's output)."""
+    with replaced_when_complete(path) as handle:
+        handle.write(text)
+
+
+@contextmanager
 def safe_output(path: Path, kind: OutputKind, *, inputs: Iterable[tuple[str, Path | None]] = (),
                 flag: str = "--output", replace: bool = True, exists_hint: str = "pass --force to overwrite it",
                 check: Callable[[Path], Any] | None = None) -> Iterator[TextIO]:

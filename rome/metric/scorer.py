@@ -83,8 +83,9 @@ class ScorerNet:
             "b2": round(float(self.b2), 6),
             "meta": self.meta,
         }
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+        from rome.core.files import write_text_whole
+
+        write_text_whole(path, json.dumps(data, indent=1) + "\n")
 
     @classmethod
     def load(cls, path: Path) -> ScorerNet:
@@ -141,8 +142,9 @@ class PenaltyScorer:
         data = {"form": self.form, "features": list(self.features), "columns": self.columns.tolist(),
                 "thresholds": self.thresholds.round(6).tolist(), "slopes": self.slopes.round(6).tolist(),
                 "meta": self.meta}
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+        from rome.core.files import write_text_whole
+
+        write_text_whole(path, json.dumps(data, indent=1) + "\n")
 
     @classmethod
     def load(cls, path: Path) -> PenaltyScorer:

@@ -34,7 +34,7 @@ from pathlib import Path
 
 import numpy as np
 
-from rome.core.files import refuse_unusable_folder
+from rome.core.files import refuse_unusable_folder, write_text_whole
 from rome.core.paths import trained_dir
 from rome.data.cola import read_cola
 from rome.metric.grammar import (
@@ -185,9 +185,11 @@ def train(module, feats, labels, holdout_feats, holdout_labels, args, epochs: in
 def save(module_state: dict, meta: dict, path: Path) -> None:
     from safetensors.torch import save_file
 
-    path.parent.mkdir(parents=True, exist_ok=True)
-    save_file({k: v.detach().half().contiguous() for k, v in module_state.items()}, str(path))
-    path.with_suffix(".json").write_text(json.dumps(meta, indent=2) + "\n")
+    from rome.core.files import replaced_path_when_complete
+
+    with replaced_path_when_complete(path) as tmp:
+        save_file({k: v.detach().half().contiguous() for k, v in module_state.items()}, str(tmp))
+    write_text_whole(path.with_suffix(".json"), json.dumps(meta, indent=2) + "\n")
 
 
 def evaluate(path: Path) -> dict:
@@ -309,7 +311,7 @@ def main(argv: list[str] | None = None) -> int:
     }
     save(state, meta, args.out)
     meta["dev"] = evaluate(args.out)
-    args.out.with_suffix(".json").write_text(json.dumps(meta, indent=2) + "\n")
+    write_text_whole(args.out.with_suffix(".json"), json.dumps(meta, indent=2) + "\n")
     print(json.dumps(meta["dev"], indent=2))
     print(f"wrote {args.out}; RoMe reads the shipped classifier until this one is shipped (--out "
           f"rome/metric/weights/{DEFAULT_WEIGHTS.name} in a checkout) or loaded (GrammarClassifier.load(PATH))",

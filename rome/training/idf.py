@@ -21,7 +21,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from rome.core.files import refuse_unusable_folder
+from rome.core.files import refuse_unusable_folder, write_text_whole
 from rome.core.paths import trained_dir
 from rome.metric.semantic import GENERAL_IDF_PATH
 
@@ -60,9 +60,8 @@ def main(argv: list[str] | None = None) -> int:
     docs = wordnet_documents()
     df = document_frequencies(docs)
     kept = {term: count for term, count in sorted(df.items()) if count >= args.min_df}
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps({"source": "WordNet 3.0 glosses and usage examples", "n_docs": len(docs),
-                                    "min_df": args.min_df, "df": kept}, separators=(",", ":")) + "\n")
+    write_text_whole(args.out, json.dumps({"source": "WordNet 3.0 glosses and usage examples", "n_docs": len(docs),
+                                           "min_df": args.min_df, "df": kept}, separators=(",", ":")) + "\n")
     print(f"{len(docs)} documents, {len(kept)} terms -> {args.out} in {time.time() - start:.0f} s; RoMe reads the "
           f"shipped table until this one is shipped (--out rome/metric/weights/{GENERAL_IDF_PATH.name} in a checkout)")
     return 0
