@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from perturbations.passive import PassiveVoice
+from perturbations.passive import AGENT_MIN_LOGPROB, PassiveVoice
 
 DEVELOPMENT = [
     # simple past / present, irregular participles, number agreement with the new subject
@@ -297,6 +297,7 @@ def test_describe_and_fingerprint_record_the_judge():
     assert grammar["judged"] is False and "judge" not in grammar
     judged = PassiveVoice().describe()
     assert judged["judged"] is True and judged["judge"] == get_kind_judge("passive").describe()
+    assert judged["agent_min_logprob"] == AGENT_MIN_LOGPROB
     assert perturbation_fingerprint(PassiveVoice()) != perturbation_fingerprint(PassiveVoice(judged=False))
 
 
@@ -310,3 +311,18 @@ def test_the_passive_reads_no_metric_model_and_no_corpus():
     assert not any(name.startswith(("rome.context", "rome.data", "rome.metric", "rome.training", "baselines"))
                    for name in closure)
     assert "rome.core.encoder" not in closure
+
+
+def test_an_agent_the_language_model_does_not_expect_is_refused_and_one_it_expects_is_kept():
+    """The passive of a rule reads complete without its agent ("Dogs are not allowed"): a "by" phrase after it
+    is refused (the judge is never asked); a founder is the agent the passive announces, and its reading is
+    recorded on the clause."""
+    passive = PassiveVoice()
+    refused = passive.apply("The hotel stratford does not allow dogs .")
+    assert not refused.variants and refused.skipped.startswith("the language model does not expect an agent")
+    kept = passive.apply("Elon Musk founded Tesla Motors.")
+    assert kept.variants[0].text == "Tesla Motors was founded by Elon Musk."
+    assert kept.variants[0].meta["clauses"][0]["agent_logprob"] >= AGENT_MIN_LOGPROB
+    agentless = passive.apply("You can reach the hotel by phone.")  # no agent: nothing to expect
+    assert [v.text for v in agentless.variants] in ([], ["The hotel can be reached by phone."])
+    assert "agent_logprob" not in (agentless.variants[0].meta["clauses"][0] if agentless.variants else {})

@@ -58,6 +58,11 @@ REFERRING_PRONOUNS = frozenset({"i", "we", "he", "she", "it", "they", "me", "us"
 #: be reached") loses no one; a plain "you are painting the fence" addresses the reader
 GENERIC_MODALS = frozenset({"can", "could", "may", "might", "will", "would", "should", "must", "ca", "shall"})
 PRONOUN_AGENT_CHOICES = ("drop", "skip", "keep")
+#: the lowest log-probability (nats) the judge's language model may give "by" where a rewrite puts its agent
+#: (:func:`expected_agents`). Set by ``python scripts/research/passive_agent.py`` on the development halves of
+#: the passive cards and the gold set's expected passives: the largest multiple of 0.5 that refuses no
+#: development line both readers call valid and at most 5 % of the gold passives.
+AGENT_MIN_LOGPROB = -5.0
 BE = {("present", "1s"): "am", ("present", "3s"): "is", ("present", "pl"): "are",
       ("past", "1s"): "was", ("past", "3s"): "was", ("past", "pl"): "were"}
 #: entity types that are names (keep their capital); numbers and dates are ordinary words
@@ -93,7 +98,8 @@ class PassiveVoice(Perturbation):
         if self.judged:
             from perturbations.judged import get_kind_judge
 
-            out.update(judge=get_kind_judge(self.kind).describe(), clauses="the judge's best, one per variant")
+            out.update(judge=get_kind_judge(self.kind).describe(), clauses="the judge's best, one per variant",
+                       agent_min_logprob=AGENT_MIN_LOGPROB)
         return out
 
     def candidates(self, text: str) -> tuple[ParsedText, list[tuple[Edit, dict]], list[str]]:
@@ -116,6 +122,9 @@ class PassiveVoice(Perturbation):
         parsed, found, reasons = self.candidates(text)
         p_valid = None
         if found and self.judged:
+            found, refused = expected_agents(text, found)
+            reasons[:0] = refused
+        if found and self.judged:
             found, p_valid, refused = judge_best(text, found)
             if refused:
                 reasons.insert(0, refused)
@@ -123,11 +132,48 @@ class PassiveVoice(Perturbation):
             return Result.skip(text, reasons[0] if reasons else "no clause found")
         edits = [edit for edit, _ in found]
         meta = {"parser": parsed.parser, "clauses_rewritten": len(edits), "clauses_skipped": len(reasons),
-                "clauses": [{k: v for k, v in facts.items() if k != "sentence"} for _, facts in found]}
+                "clauses": [{k: v for k, v in facts.items() if k not in ("sentence", "agent_at")} for _, facts in found]}
         if p_valid is not None:
             meta["p_valid"] = round(p_valid, 4)
         variant = Variant(apply_edits(text, edits), self.kind, "invariant", tuple(edits), meta)
         return Result(text, (variant,))
+
+
+def expected_agents(text: str, found: list[tuple[Edit, dict]]) -> tuple[list[tuple[Edit, dict]], list[str]]:
+    """The rewrites whose "by"-agent the judge's language model expects (:func:`agent_logprobs` >=
+    :data:`AGENT_MIN_LOGPROB`, recorded as ``agent_logprob``), and the reasons of those refused; rewrites
+    without an agent pass. Most passives have no agent (Biber et al. 1999, ch. 6); where the passive reads
+    as complete without one ("Dogs are not allowed" as a rule, "Children are allowed"), an agent added after
+    it reads forced, however likely the whole sentence is."""
+    kept, refused = [], []
+    for (edit, facts), reading in zip(found, agent_logprobs(text, found)):
+        if reading is not None and reading < AGENT_MIN_LOGPROB:
+            refused.append(f"the language model does not expect an agent here (log P(by) {reading:.2f} < "
+                           f"{AGENT_MIN_LOGPROB})")
+            continue
+        kept.append((edit, facts if reading is None else {**facts, "agent_logprob": round(reading, 3)}))
+    return kept, refused
+
+
+def agent_logprobs(text: str, found: list[tuple[Edit, dict]]) -> list[float | None]:
+    """Per rewrite, log P("by" | its sentence up to the agent) under the judge's language model (None: no
+    agent); one short pass per rewrite with an agent, all in one batch."""
+    from perturbations.judge.lm import language_model
+
+    lm = language_model()
+    asked, sequences = [], []
+    for k, (edit, facts) in enumerate(found):
+        if facts.get("agent_at") is None:
+            continue
+        prefix = (text[facts["sentence"][0] : edit.start] + edit.new[: facts["agent_at"]]).rstrip()
+        base, ids = lm.encode(prefix), lm.encode(prefix + " by")
+        if ids[: len(base)] == base and len(ids) > len(base):
+            asked.append((k, len(ids) - len(base)))
+            sequences.append(ids)
+    readings: list[float | None] = [None] * len(found)
+    for (k, extra), logprobs in zip(asked, lm.token_logprobs(sequences) if sequences else []):
+        readings[k] = float(logprobs[-extra:].sum())
+    return readings
 
 
 def judge_best(text: str, found: list[tuple[Edit, dict]]) -> tuple[list[tuple[Edit, dict]], float | None, str]:
@@ -417,6 +463,7 @@ def rewrite_clause(parsed: ParsedText, clause: Clause, pronoun_agent: str = "dro
             last = end
         words.append(agent)
     new = f"{as_subject(parsed, clause.promoted, initial)} {' '.join(words)}"
+    agent_at = None if dropped else len(new) - len(agent)  # where "by" starts in the new text
     last_token = parsed.tokens[last]
     if last == clause.sentence[1] and len(last_token.text) > 1 and last_token.text.endswith("."):
         new += "."  # the abbreviation's period also ended the sentence ("at 4 P.M.")
@@ -426,5 +473,5 @@ def rewrite_clause(parsed: ParsedText, clause: Clause, pronoun_agent: str = "dro
                 parsed.tokens[clause.sentence[1]].idx + len(parsed.tokens[clause.sentence[1]].text))
     facts = {"clause": "main" if clause.verb.dep == "ROOT" else clause.verb.dep, "shape": clause.shape,
              "tense": tense, "agent": "dropped" if dropped else ("pronoun" if pronoun else "phrase"),
-             "sentence": sentence}
+             "sentence": sentence, "agent_at": agent_at}
     return Edit(start, stop, parsed.text[start:stop], new), facts
