@@ -218,29 +218,17 @@ def replaced_when_complete(path: Path, check: Callable[[Path], Any] | None = Non
     old one's permissions (or the umask's for a new file). ``check`` is called on the complete
     temporary file before it replaces anything (raise to keep the old file).
     """
-    target = Path(os.path.realpath(path))
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=PARTIAL_SUFFIX)
-    tmp = Path(name)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            yield handle
-            handle.flush()
-            os.fsync(handle.fileno())
-        if check is not None:
-            check(tmp)
-        _copy_mode(target, tmp)
-        os.replace(tmp, target)
-    except BaseException:
-        with suppress(OSError):
-            tmp.unlink()
-        raise
+    with replaced_path_when_complete(path, check) as tmp, tmp.open("w", encoding="utf-8") as handle:
+        yield handle
+        handle.flush()
+        os.fsync(handle.fileno())
 
 
 @contextmanager
-def replaced_path_when_complete(path: Path) -> Iterator[Path]:
-    """A temporary path beside ``path`` for a library that writes by file name (safetensors, torch); it replaces
-    ``path`` only when the block ends normally, as :func:`replaced_when_complete` does for a text handle."""
+def replaced_path_when_complete(path: Path, check: Callable[[Path], Any] | None = None) -> Iterator[Path]:
+    """A temporary path beside ``path`` that replaces it only when the block ends normally (as
+    :func:`replaced_when_complete`, whose text handle writes through it), for a library that writes by file
+    name (safetensors, torch)."""
     target = Path(os.path.realpath(path))
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=PARTIAL_SUFFIX)
@@ -248,6 +236,8 @@ def replaced_path_when_complete(path: Path) -> Iterator[Path]:
     tmp = Path(name)
     try:
         yield tmp
+        if check is not None:
+            check(tmp)
         _copy_mode(target, tmp)
         os.replace(tmp, target)
     except BaseException:
