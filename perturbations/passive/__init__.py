@@ -1,17 +1,21 @@
 """Active -> passive voice ("Elon Musk founded Tesla Motors." -> "Tesla Motors was founded by Elon Musk.").
 
-Two parts, as the grammar books separate them:
+Three steps, the first as the grammar books separate it:
 
 * **which clauses have a passive** (:mod:`perturbations.passive.clause`): a transitive verb with a
   direct object, with the shapes a reference grammar describes (tense, aspect and modals carried over,
   phrasal verbs, ditransitives, object predicatives, pronoun case, subordinate and coordinated clauses);
   every other shape is skipped with a reason that names its source;
+* **whether its agent is expected** (:func:`expected_agents`): a "by" agent the judge's language model
+  does not expect after the passive ("Dogs are not allowed by the hotel") reads forced, and the rewrite is
+  refused;
 * **which passive is kept** (:func:`judge_best`): the judge (:mod:`perturbations.judge`, kind
   ``"passive"``) reads each rewrite on its sentence; the one it accepts and likes best is kept, one clause
   per variant, with its ``p_valid`` (``variant.meta["p_valid"]``); a text whose rewrites it accepts none
   of is skipped. The judge's language model is the perturbations' own: no metric runs on it.
 
-No rule here was fitted to a corpus or to judged cards.
+No grammar rule here was fitted to a corpus or to judged cards; the agent bound (:data:`AGENT_MIN_LOGPROB`)
+was set on the passive cards' development halves and the gold set.
 
 No maintained library turns active English clauses into passive ones from a parse (pattern and
 CheckList have no such operation), so the rewrite is written here on the shared parser and
@@ -124,10 +128,10 @@ class PassiveVoice(Perturbation):
         if found and self.judged:
             found, refused = expected_agents(text, found)
             reasons[:0] = refused
-        if found and self.judged:
-            found, p_valid, refused = judge_best(text, found)
-            if refused:
-                reasons.insert(0, refused)
+            if found:
+                found, p_valid, refused = judge_best(text, found)
+                if refused:
+                    reasons.insert(0, refused)
         if not found:
             return Result.skip(text, reasons[0] if reasons else "no clause found")
         edits = [edit for edit, _ in found]
