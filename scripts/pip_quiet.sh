@@ -8,11 +8,33 @@
 # the same arguments, resolved and downloaded in parallel (minutes less on a fresh machine); the
 # CPU torch wheel is always installed by pip first, so uv only sees it already satisfied. uv reads the
 # system's certificate store (--system-certs), as pip does, for networks behind a TLS-inspecting proxy.
+# uv reads neither pip.conf nor PIP_* variables, so pip's effective index, extra indexes, find-links and
+# constraints (`pip config list`, which merges pip's files; a PIP_* variable over an [install] value over a
+# [global] one, as pip ranks them) are passed to it as options: a mirror or a wheel folder set up for pip
+# serves uv too.
+uv_options_from_pip() {
+  "$1" -m pip config list 2>/dev/null | "$1" -c '
+import re, shlex, sys
+rank = {"global": 0, "install": 1, ":env:": 2}
+best = {}
+for line in sys.stdin:
+    m = re.match(r"^(global|install|:env:)\.(index-url|extra-index-url|find-links|constraint)=(.*)$", line.strip())
+    if m and (m.group(2) not in best or rank[m.group(1)] >= best[m.group(2)][0]):
+        best[m.group(2)] = (rank[m.group(1)], " ".join(shlex.split(m.group(3))))
+for name, (_, value) in best.items():
+    for item in value.split():
+        print(f"--{name}", item, sep="\n")
+'
+}
+
 pip_quiet() {
   local py=$1 noise=$2 status=0
   shift 2
   if "$py" -m uv --version >/dev/null 2>&1; then
-    "$py" -m uv pip install --quiet --system-certs --python "$py" "$@" 2>&1 | sed -E "/$noise/d" || status=$?
+    local -a from_pip=()
+    mapfile -t from_pip < <(uv_options_from_pip "$py")
+    "$py" -m uv pip install --quiet --system-certs --python "$py" "${from_pip[@]}" "$@" 2>&1 | sed -E "/$noise/d" \
+      || status=$?
   else
     "$py" -m pip install -q --disable-pip-version-check "$@" 2>&1 | sed -E "/$noise/d" || status=$?
   fi

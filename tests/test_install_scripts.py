@@ -74,3 +74,20 @@ def test_a_missing_extra_fails_under_rome_require_extras(tmp_path):
                             env={**env, "ROME_REQUIRE_EXTRAS": "1"})
     assert failed.returncode == 1 and "1 failed" in failed.stdout
     assert "ROME_REQUIRE_EXTRAS=1: the install should provide it" in failed.stdout
+
+
+def test_uv_is_given_the_index_and_wheel_folders_pip_is_configured_with(tmp_path):
+    """uv reads neither pip.conf nor PIP_* variables: a mirror set up for pip must reach uv as options."""
+    config = tmp_path / "pip.conf"
+    config.write_text("[global]\nindex-url = https://mirror.example/simple\nfind-links = /srv/wheels\n"
+                      "[install]\nconstraint = /srv/constraints.txt\n")
+    script = '. scripts/pip_quiet.sh; uv_options_from_pip "$PY"'
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PIP_")}
+    done = subprocess.run(["bash", "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120,
+                          env={**env, "PY": sys.executable, "PIP_CONFIG_FILE": str(config),
+                               "PIP_EXTRA_INDEX_URL": "https://a.example/simple https://b.example/simple"})
+    options = done.stdout.split("\n")
+    pairs = set(zip(options[::2], options[1::2]))
+    assert {("--index-url", "https://mirror.example/simple"), ("--find-links", "/srv/wheels"),
+            ("--constraint", "/srv/constraints.txt"), ("--extra-index-url", "https://a.example/simple"),
+            ("--extra-index-url", "https://b.example/simple")} <= pairs, done.stdout + done.stderr
