@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from perturbations.passive import AGENT_MIN_LOGPROB, PassiveVoice
+from perturbations.base import apply_edits
+from perturbations.passive import AGENT_MIN_LOGPROB, PassiveVoice, expected_agents
 
 DEVELOPMENT = [
     # simple past / present, irregular participles, number agreement with the new subject
@@ -320,9 +321,10 @@ def test_an_agent_the_language_model_does_not_expect_is_refused_and_one_it_expec
     passive = PassiveVoice()
     refused = passive.apply("The hotel stratford does not allow dogs .")
     assert not refused.variants and refused.skipped.startswith("the language model does not expect an agent")
-    kept = passive.apply("Elon Musk founded Tesla Motors.")
-    assert kept.variants[0].text == "Tesla Motors was founded by Elon Musk."
-    assert kept.variants[0].meta["clauses"][0]["agent_logprob"] >= AGENT_MIN_LOGPROB
+    text = "Elon Musk founded Tesla Motors."
+    kept, refused_here = expected_agents(text, passive.candidates(text)[1])  # before the judge, which decides next
+    assert not refused_here and apply_edits(text, [kept[0][0]]) == "Tesla Motors was founded by Elon Musk."
+    assert kept[0][1]["agent_logprob"] >= AGENT_MIN_LOGPROB
     agentless = passive.apply("You can reach the hotel by phone.")  # no agent: nothing to expect
     assert [v.text for v in agentless.variants] in ([], ["The hotel can be reached by phone."])
     assert "agent_logprob" not in (agentless.variants[0].meta["clauses"][0] if agentless.variants else {})

@@ -16,10 +16,15 @@ docs/perturbations.md#judge):
   the senses the two words share (0 when they share none): a swap in a word's minor sense is the commonest
   wrong-sense error ("need" → "want");
 * ``zipf_gap`` / ``zipf_new``: wordfreq frequency of the new word minus the old's, and the new word's own
-  (a much rarer word is usually marked in register: "snake" → "serpent").
+  (a much rarer word is usually marked in register: "snake" → "serpent");
+* ``agent_by`` / ``has_agent`` (the passive): log P("by" | the variant up to its new "by"-agent), and whether
+  there is one (0 and 0 without). Most passives have no agent (Biber et al. 1999, ch. 6); where the passive
+  reads as complete without one ("Dogs are not allowed", "Shade is provided from the sun"), an agent added
+  after it reads forced however likely the whole sentence is. On the passive's blind-read development lines
+  this alone ranks better than the sentence difference (AUC 0.82, docs/perturbations.md).
 
-The lexical features are taken over every changed region (the worst region counts); the passive uses the
-sentence features only.
+The lexical features are taken over every changed region (the worst region counts); the passive uses
+:data:`SENTENCE`.
 """
 
 from __future__ import annotations
@@ -34,7 +39,7 @@ import numpy as np
 
 LEXICAL = ("d_sent", "d_mean", "d_word", "d_right", "lexsub", "lexsub_pmi", "wn_old", "wn_new",
            "zipf_gap", "zipf_new")
-SENTENCE = ("d_sent", "d_mean", "d_len")
+SENTENCE = ("d_sent", "agent_by", "has_agent")
 #: a swap's sentence difference is read up to this many tokens past the changed words (the model's view of
 #: the right context fades with distance; reading the whole rest of a long sentence costs time for little)
 WINDOW = 8
@@ -120,6 +125,25 @@ def _count_tokens(lm, text: str) -> int:
     return len(lm.encode(text)) - 1
 
 
+_BY = re.compile(r"\bby\b")
+
+
+def agent_reading(lm, variant: str, changed: Sequence[Region], lp: np.ndarray) -> float | None:
+    """log P(" by" | the variant before it) at the last "by" the change wrote (None: it wrote none), read off
+    the variant's own token log-probabilities ``lp`` where the tokens line up, else from a pass of its own."""
+    at = [region.new_start + m.start() for region in changed for m in _BY.finditer(region.new)]
+    if not at:
+        return None
+    prefix = variant[: at[-1]].rstrip()
+    base, ids = lm.encode(prefix), lm.encode(prefix + " by")
+    if ids[: len(base)] != base or len(ids) == len(base):
+        return None
+    extra = len(ids) - len(base)
+    if lm.encode(variant)[: len(ids)] == ids and len(lp) >= len(ids) - 1:
+        return float(lp[len(base) - 1 : len(ids) - 1].sum())
+    return float(lm.token_logprobs([ids])[0][-extra:].sum())
+
+
 def compute(pairs: Sequence[tuple[str, str]], lm, lexical: bool = True, window: int | None = WINDOW) -> np.ndarray:
     """One row of features per (original, variant) pair: :data:`LEXICAL` or :data:`SENTENCE` columns.
 
@@ -157,7 +181,8 @@ def compute(pairs: Sequence[tuple[str, str]], lm, lexical: bool = True, window: 
             d_sent = float(lp[split:].sum() - original_lp[split:end].sum())
             d_mean = float(lp.mean() - original_lp[:end].mean()) if len(lp) and end > 0 else 0.0
             if not lexical:
-                out[i] = [d_sent, d_mean, float(len(lp) - len(original_lp))]
+                reading = agent_reading(lm, pairs[i][1], found[i], lp)
+                out[i] = [d_sent, 0.0 if reading is None else reading, float(reading is not None)]
                 continue
             variant = pairs[i][1]
             if found[i]:

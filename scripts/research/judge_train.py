@@ -4,7 +4,8 @@
 
 Data (``judge_data.py``, development only): SWORDS dev candidates, the developer's labels and the judged
 cards' development halves for TextFooler and the adjective swaps (one *lexical* model), the passive's
-development lines, gold passives and card development halves (one *sentence* model). Each source is split by
+blind-read development lines and card development halves (one *sentence* model; the gold set's passives are
+only measured: the share the passive's point accepts). Each source is split by
 context or text, seeded, 70 % fit / 30 % held out, *before* anything is fitted. On the fit part
 (:mod:`perturbations.judge.fit`): the feature scales, the logistic weights and each kind's threshold, set on
 out-of-fold probabilities. The held-out part is only measured.
@@ -72,7 +73,10 @@ def committed_rows(path: Path = ROWS) -> dict[str, list[float]]:
     data = json.loads(path.read_text(encoding="utf-8"))
     if data["gguf_sha256"] != GGUF_SHA256 or data["window"] != WINDOW:
         return {}
-    return {FeatureCache.key(r["model"] == "lexical", r["text"], r["variant"]): r["features"] for r in data["rows"]}
+    current = {"lexical": list(LEXICAL), "sentence": list(SENTENCE)}
+    named = data.get("features", {"lexical": list(LEXICAL)})  # files before the names were recorded: lexical only
+    return {FeatureCache.key(r["model"] == "lexical", r["text"], r["variant"]): r["features"] for r in data["rows"]
+            if named.get(r["model"]) == current[r["model"]]}
 
 
 class FeatureCache:
@@ -88,7 +92,9 @@ class FeatureCache:
 
     @staticmethod
     def key(lexical: bool, text: str, variant: str) -> str:
-        return json.dumps([GGUF_SHA256[:16], WINDOW if lexical else None, lexical, text, variant])
+        """Model, window, texts, and the sentence model's feature names (rows of other features never match)."""
+        names = [] if lexical else [list(SENTENCE)]
+        return json.dumps([GGUF_SHA256[:16], WINDOW if lexical else None, lexical, text, variant, *names])
 
     def features(self, examples: list[D.LabelledPair], lexical: bool, progress: bool = True) -> np.ndarray:
         from perturbations.judge.features import compute
@@ -125,8 +131,20 @@ def rows_document(fits: dict[str, tuple[list[D.LabelledPair], np.ndarray]]) -> s
     rows = [json.dumps({"model": name, "source": e.source, "group": e.group, "kind": e.kind, "text": e.text,
                         "variant": e.variant, "valid": e.valid, "features": [float(x) for x in row]})
             for name, (fit, X) in fits.items() for e, row in zip(fit, X)]
-    head = json.dumps({"gguf_sha256": GGUF_SHA256, "window": WINDOW})[:-1]
+    head = json.dumps({"gguf_sha256": GGUF_SHA256, "window": WINDOW,
+                       "features": {"lexical": list(LEXICAL), "sentence": list(SENTENCE)}})[:-1]
     return head + ', "rows": [\n' + ",\n".join(rows) + "\n]}\n"
+
+
+def carried(name: str) -> tuple[dict, dict, tuple[list[D.LabelledPair], np.ndarray]]:
+    """A model not refitted (``--models``): its committed weights, its kinds' thresholds and its committed fit rows."""
+    from perturbations.judge import load_weights
+
+    committed = load_weights()
+    rows = [r for r in json.loads(ROWS.read_text(encoding="utf-8"))["rows"] if r["model"] == name]
+    pairs = [D.LabelledPair(r["source"], r["group"], r["kind"], r["text"], r["variant"], r["valid"]) for r in rows]
+    kinds = {k: v for k, v in committed["kinds"].items() if v["model"] == name}
+    return committed["models"][name], kinds, (pairs, np.array([r["features"] for r in rows]))
 
 
 def auc(p: np.ndarray, y: np.ndarray) -> float | None:
@@ -166,6 +184,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--labels-share", type=float, default=LABELS_SHARE,
                         help=f"share of the developer's TextFooler/adjective labels used, by seeded hash of the text "
                              f"(default {LABELS_SHARE})")
+    parser.add_argument("--models", nargs="+", choices=("lexical", "sentence"), default=["lexical", "sentence"],
+                        help="refit only these models; the others' weights, thresholds and fit rows are carried over "
+                             "unchanged from the committed weights.json and rows")
     parser.add_argument("--fit-only", action="store_true",
                         help="fit and write the weights without measuring the held-out part (no held-out rows needed)")
     parser.add_argument("--features-only", choices=("lexical", "sentence"), default=None,
@@ -189,11 +210,17 @@ def main(argv: list[str] | None = None) -> int:
     sets = examples(args.seed, args.swords_share, args.labels_share)
     weights: dict = {"gguf_sha256": GGUF_SHA256, "window": WINDOW, "seed": args.seed, "target": TARGET,
                      "swords_share": args.swords_share, "labels_share": args.labels_share,
-                     "command": COMMAND.format(seed=args.seed, share=args.swords_share, labels=args.labels_share),
+                     "command": COMMAND.format(seed=args.seed, share=args.swords_share, labels=args.labels_share)
+                     + ("" if len(args.models) == 2 else " --models " + " ".join(args.models)),
                      "models": {}, "kinds": {}}
     report: dict = {}
     fits: dict[str, tuple[list[D.LabelledPair], np.ndarray]] = {}
+    for name in (m for m in sets if m not in args.models):
+        weights["models"][name], kinds, fits[name] = carried(name)
+        weights["kinds"].update(kinds)
     for name, (fit, held) in sets.items():
+        if name not in args.models:
+            continue
         lexical = name == "lexical"
         names = LEXICAL if lexical else SENTENCE
         print(f"{name}: {len(fit)} fit / {len(held)} held-out pairs", file=sys.stderr)
@@ -231,6 +258,10 @@ def main(argv: list[str] | None = None) -> int:
                 if pick.sum():
                     rows[source] = measure(ph[pick], yh[pick], threshold)
             report[name][kind] = {"threshold": threshold, "held_out": rows}
+        if name == "sentence" and not args.fit_only:
+            gold = D.gold_passives()
+            pg = predict(model, cache.features(gold, lexical=False))
+            report[name]["gold_accepted_share"] = float((pg >= round(thresholds["passive"], 4)).mean())
     if args.features_only:
         return 0
     with safe_output(out, WEIGHTS_OUTPUT, flag="--out", replace=replace) as handle:
