@@ -12,7 +12,7 @@ SUITE = Suite(
     # the passive applies to few texts (no pronoun agents, no stative verbs): a corpus may give fewer than n
     data=CorpusSource("dialogue"),  # any shipped corpus or JSONL with --data (rome suite --list-corpora)
     n=200,
-    max_texts=600,  # the judge keeps few variants and reads every text: a bound on the run's time
+    max_texts=3000,  # the judge keeps about one text in a hundred and reads every text: a bound on the run's time
     seed=2027,
     perturbation=Perturb("passive"),
     metrics=ALL,

@@ -586,7 +586,7 @@ def test_a_command_never_writes_its_folder_over_its_own_input(tmp_path, capsys, 
 # -- issue 42 item 11, X06 and X07: a text of one long line -------------------------------------------------
 PARAGRAPH = ("The council said that the colour of the theatre was organised by the neighbour's favourite centre. "
              "She thinks the programme is good and I know that it is cheap. In London the police arrested the man. "
-             "We realised the harbor was full. ")
+             "We realised the harbor was full. The angry dog bit the man. ")
 
 
 class CountingTokens(tuple):

@@ -79,7 +79,7 @@ def test_perturb_file(tmp_path):
 
 def test_perturb_all_kinds_is_reproducible(tmp_path):
     src = tmp_path / "in.jsonl"
-    write_lines(src, [{"id": 1, "text": "The chef serves the cheap food."}, {"id": 2, "text": "..."}])
+    write_lines(src, [{"id": 1, "text": "The dog bit the cheap man."}, {"id": 2, "text": "..."}])
     outputs = []
     for name in ("one", "two"):
         out = tmp_path / f"{name}.jsonl"
