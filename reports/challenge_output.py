@@ -170,9 +170,11 @@ CHALLENGE_FILES = ("accuracy.csv", "cells.csv", "accuracy.md", "accuracy.html", 
 
 
 def write_outputs(result: ChallengeResult, out: Path, meta: dict[str, Any],
-                  compare: list[tuple[str, str]] | None = None, alpha: float = 0.05) -> list[Path]:
-    """Every file of the run, written with the one folder writer (:func:`rome.core.files.output_folder`)."""
-    from rome.core.files import output_folder
+                  compare: list[tuple[str, str]] | None = None, alpha: float = 0.05,
+                  into: Path | None = None) -> list[Path]:
+    """Every file of the run, written with the one folder writer (:func:`rome.core.files.output_folder`), or
+    into ``into``, the folder a caller's writer holds for ``out``."""
+    from rome.core.files import writing
 
     title = "Challenge-set accuracy of the metrics"
     notes = provenance_notes(meta)
@@ -180,7 +182,7 @@ def write_outputs(result: ChallengeResult, out: Path, meta: dict[str, Any],
     tables = [accuracy_table(result, notes), sensitivity_table(result), *paired, inputs_table(meta)]
     intro = (f"{len(result.items)} minimal pairs from {len(meta['files'])} file(s); "
              f"{sum(sum(f['skipped'].values()) for f in meta['files'])} items skipped (see Inputs).")
-    with output_folder(out, names=CHALLENGE_FILES) as folder:
+    with writing(out, CHALLENGE_FILES, into) as folder:
         written = [write_accuracy_csv(result, folder / "accuracy.csv"), write_cells_csv(result, folder / "cells.csv")]
         for table in paired:
             written.append(folder / f"{table.label}.csv")

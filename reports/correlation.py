@@ -311,21 +311,22 @@ CORRELATION_FILES = ("correlation.md", "correlation.tex", "correlation.html", "c
                      "scores.jsonl", "heatmap.png")
 
 
-def write_report(result: CorrelationResult, out: Path) -> list[Path]:
-    """The report's files, written with the one folder writer (:func:`rome.core.files.output_folder`)."""
+def write_report(result: CorrelationResult, out: Path, into: Path | None = None) -> list[Path]:
+    """The report's files, written with the one folder writer (:func:`rome.core.files.output_folder`), or into
+    ``into``, the folder a caller's writer holds for ``out``."""
     import csv
 
-    from rome.core.files import output_folder
+    from rome.core.files import writing
 
     names, matrix = metric_matrix(result)
     tables = [correlation_table(result, g) for g in result.groups]
     tables += [williams_table(result, POOLED, c) for c in result.dataset.criteria if (POOLED, c) in result.williams]
     title = f"Correlation with human judgments: {result.dataset.name} ({result.config.reference} reference)"
     rows = long_rows(result)
-    with output_folder(out, names=CORRELATION_FILES) as folder:
+    with writing(out, CORRELATION_FILES, into) as folder:
         heatmap = plots.heatmap(names, matrix, folder / "heatmap.png",
                                 f"{result.dataset.name}: Spearman ρ between metrics and human criteria (pooled)")
-        written = write_all(folder, "correlation", title, tables, images=[heatmap.name])
+        written = write_all(folder, "correlation", title, tables, images=[heatmap.name], into=folder)
         with (folder / "correlations.csv").open("w", newline="", encoding="utf-8") as handle:
             writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
             writer.writeheader()

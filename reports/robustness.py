@@ -669,13 +669,14 @@ ROBUSTNESS_FILES = ("robustness.md", "robustness.tex", "robustness.html", "robus
 
 
 def write_report(report: RobustnessReport, out: Path, compare: list[tuple[str, str]] | None = None,
-                 alpha: float = ALPHA) -> list[Path]:
+                 alpha: float = ALPHA, into: Path | None = None) -> list[Path]:
     """Every corpus's rows in ``out/robustness.*`` and, when the outputs hold several corpora, each
     corpus's own table in ``out/<corpus>/robustness.*`` (a verdict is read per corpus); one folder
-    written with the one folder writer (:func:`rome.core.files.output_folder`)."""
-    from rome.core.files import output_folder
+    written with the one folder writer (:func:`rome.core.files.output_folder`), or into ``into``, the folder a
+    caller's writer holds for ``out``."""
+    from rome.core.files import writing
 
-    with output_folder(out, names=ROBUSTNESS_FILES) as folder:
+    with writing(out, ROBUSTNESS_FILES, into) as folder:
         written = _write_tables(report, folder, compare, alpha)
         if len(report.corpora) > 1:
             for corpus in report.corpora:
@@ -690,6 +691,6 @@ def _write_tables(report: RobustnessReport, out: Path, compare: list[tuple[str, 
     if report.annotations:
         tables.append(annotation_table(report))
     images = [p for p in (delta_plot(s, out) for s in report.suites) if p is not None] if plots_too else []
-    written = write_all(out, "robustness", "Robustness of the metrics to perturbations", tables,
+    written = write_all(out, "robustness", "Robustness of the metrics to perturbations", tables, into=out,
                         images=[p.name for p in images])
     return [*written, *images]

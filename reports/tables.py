@@ -122,17 +122,18 @@ def to_html_page(title: str, tables: Sequence[Table], images: Sequence[str] = ()
 
 
 def write_all(out: Path, stem: str, title: str, tables: Sequence[Table], images: Sequence[str] = (),
-              intro: str = "") -> list[Path]:
+              intro: str = "", into: Path | None = None) -> list[Path]:
     """``<stem>.md``, ``<stem>.tex``, ``<stem>.html`` and one ``<stem>-<label>.csv`` per table, written with
-    the one folder writer (:func:`rome.core.files.output_folder`)."""
-    from rome.core.files import output_folder
+    the one folder writer (:func:`rome.core.files.output_folder`), or into ``into``, the folder a caller's
+    writer holds for ``out`` (:func:`rome.core.files.writing`)."""
+    from rome.core.files import writing
 
     md = f"# {title}\n\n" + (f"{intro}\n\n" if intro else "") + "\n".join(to_markdown(t) for t in tables)
     md += "".join(f"\n![{Path(src).stem}]({src})\n" for src in images)
     texts = {f"{stem}.md": md, f"{stem}.tex": "\n".join(to_latex(t) for t in tables),
              f"{stem}.html": to_html_page(title, tables, images, intro)}
     texts.update({f"{stem}-{table.label or index}.csv": to_csv(table) for index, table in enumerate(tables)})
-    with output_folder(out, names=texts) as folder:
+    with writing(out, texts, into) as folder:
         for name, text in texts.items():
             (folder / name).write_text(text, encoding="utf-8")
     return [out / name for name in texts]

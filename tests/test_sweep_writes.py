@@ -392,3 +392,20 @@ def test_a_trainer_stopped_while_writing_leaves_its_old_output_whole(tmp_path, m
     with replaced_path_when_complete(weights) as tmp:
         tmp.write_bytes(b"new")
     assert weights.read_bytes() == b"new"
+
+
+def test_a_writer_is_handed_the_folder_its_caller_holds_and_a_second_holder_meets_the_lock(tmp_path):
+    """Issue 42 item 5: a writer inside a held output folder is given that folder explicitly (``into``), so the
+    paths it returns are the final ones; no thread-local join, and a second ``output_folder`` on the same
+    folder inside the block is refused like another run."""
+    from reports.tables import Table, write_all
+    from rome.core.files import output_folder
+
+    out = tmp_path / "report"
+    table = Table(title="t", columns=["a"], rows=[["1"]], label="t")
+    with output_folder(out, names=("r.md",)) as staging:
+        written = write_all(out, "r", "title", [table], into=staging)
+        assert (staging / "r.md").is_file() and not (out / "r.md").exists()
+        with pytest.raises(InputError, match="being written by another run"), output_folder(out, names=("r.md",)):
+            pass
+    assert written[0] == out / "r.md" and (out / "r.md").read_text(encoding="utf-8").startswith("# title")

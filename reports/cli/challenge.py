@@ -110,11 +110,11 @@ def run(args: argparse.Namespace) -> int:
 
     out = args.out or output_dir("challenge")
     # the folder is checked and locked before any work, and written only when the run ends
-    with output_folder(out, names=CHALLENGE_FILES, inputs=[("the input", path) for path in args.paths]):
-        return _run(args, out)
+    with output_folder(out, names=CHALLENGE_FILES, inputs=[("the input", path) for path in args.paths]) as staging:
+        return _run(args, out, staging)
 
 
-def _run(args: argparse.Namespace, out: Path) -> int:
+def _run(args: argparse.Namespace, out: Path, staging: Path) -> int:
     from reports.challenge import build_result, item_pairs
     from reports.challenge_output import comparison_table, summary_markdown, write_outputs
     from reports.tables import to_markdown
@@ -164,7 +164,7 @@ def _run(args: argparse.Namespace, out: Path) -> int:
     meta["timings_s"]["total_before_writing"] = round(time.perf_counter() - started, 2)
     compare = [tuple(pair) for pair in args.compare or []]
     meta["compare"] = {"pairs": [list(pair) for pair in compare], "alpha": args.alpha} if compare else None
-    write_outputs(result, out, meta, compare, args.alpha)
+    write_outputs(result, out, meta, compare, args.alpha, into=staging)
     print(summary_markdown(result, rows="summary"), end="")
     for a, b in compare:
         print(to_markdown(comparison_table(result, a, b, args.alpha), level=3), end="")

@@ -82,7 +82,7 @@ def run_correlation(args: argparse.Namespace) -> int:
     cache = ScoreCache(None if args.no_cache else default_cache_path())
     results = []
     # the folder is checked and locked before any scoring, and written only when every dataset is done
-    with output_folder(base, names=CORRELATION_FILES if single else ("correlation.md",)):
+    with output_folder(base, names=CORRELATION_FILES if single else ("correlation.md",)) as staging:
         for dataset in datasets:
             out = base if single else base / dataset.name
             result = compute(dataset, config, cache, _progress_bars(),
@@ -90,14 +90,14 @@ def run_correlation(args: argparse.Namespace) -> int:
                                                                          flush=True))
             for name, reason in result.skipped.items():
                 print(f"warning: left out {name}: {reason}", file=sys.stderr)
-            written = write_report(result, out)
+            written = write_report(result, out, into=staging if single else staging / dataset.name)
             print(f"{dataset.name}: scored {len(result.items)} items x {len(result.scores)} metrics "
                   f"({result.cache['hits']} cached, {result.cache['misses']} computed); wrote {written[0]}",
                   file=sys.stderr)
             results.append(result)
         table = correlation_table(results[0], POOLED) if single else combined_table(results)
         if not single:
-            written = write_all(base, "correlation", "Correlation with human judgments", [table])
+            written = write_all(base, "correlation", "Correlation with human judgments", [table], into=staging)
     if not single:
         print(f"wrote {written[0]}", file=sys.stderr)
     print(to_markdown(table), end="")
@@ -139,8 +139,8 @@ def run_robustness(args: argparse.Namespace) -> int:
     out = args.out or output_dir("robustness")
     for corpus in report.corpora if len(report.corpora) > 1 else []:
         refuse_inputs_in_folder(out / corpus, [("the --annotations file", args.annotations)])
-    with output_folder(out, names=ROBUSTNESS_FILES, inputs=[("the --annotations file", args.annotations)]):
-        written = write_report(report, out, compare, args.alpha)
+    with output_folder(out, names=ROBUSTNESS_FILES, inputs=[("the --annotations file", args.annotations)]) as staging:
+        written = write_report(report, out, compare, args.alpha, into=staging)
     print(f"{len(report.suites)} suites, {len(report.metrics)} metrics; wrote {written[0]}", file=sys.stderr)
     for a, b in compare:
         print(to_markdown(comparison_table(report, a, b, args.alpha)), end="")

@@ -100,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
                     suite_run.result(metric, check.name)
             elif why := score_metric(suite_run, metric):
                 print(f"left out {metric}: {why}", file=sys.stderr)
-        write_outputs(suite_run, out)
+        write_outputs(suite_run, out, into=folder)
     data = summary(suite_run)
     print(summary_markdown(data), end="")
     print(f"outputs: {out}", file=sys.stderr)

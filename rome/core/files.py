@@ -36,7 +36,6 @@ import re
 import shutil
 import stat
 import tempfile
-import threading
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
@@ -274,9 +273,6 @@ def _copy_mode(target: Path, tmp: Path) -> None:
 
 #: the record, inside an output folder, of the files rome wrote there (what a later run may replace)
 MANIFEST = ".rome-output.json"
-#: per thread, final folder (resolved) -> its staging folder, for the folders it is writing now (another
-#: thread, like another process, meets the lock)
-_HELD = threading.local()
 
 
 def refuse_unusable_folder(path: str | Path, flag: str = "--out") -> Path:
@@ -421,21 +417,11 @@ def output_folder(path: str | Path, *, names: Iterable[str] = (), inputs: Iterab
     rome's files is swapped whole (a reader sees the old run or the new one); files of other names and folders
     holding none of rome's files (empty ones too) are kept.
 
-    Nested (this process already writes ``path`` or a folder above it): joins that run, which puts it in place.
+    A writer called inside the block is handed the yielded folder (:func:`writing`'s ``into``); a second
+    ``output_folder`` on the same folder meets the lock, like another run.
     """
     refuse_package(path, flag)
     target = refuse_unusable_folder(path, flag)
-    held: dict[Path, Path] = _HELD.__dict__.setdefault("folders", {})
-    for final, staging in held.items():
-        if target == final or final in target.parents:
-            joined = staging / target.relative_to(final)
-            joined.mkdir(parents=True, exist_ok=True)
-            yield joined
-            return
-        if target == staging or staging in target.parents:
-            target.mkdir(parents=True, exist_ok=True)
-            yield target
-            return
     refuse_working_folder(target, path, flag)
     refuse_inputs_in_folder(path, inputs, flag)
     beside = next(folder for folder in target.parents if folder.exists())
@@ -450,12 +436,22 @@ def output_folder(path: str | Path, *, names: Iterable[str] = (), inputs: Iterab
         mask = os.umask(0)
         os.umask(mask)
         os.chmod(staging, 0o777 & ~mask)
-        held[target] = staging
         try:
             yield staging
             _commit(target, staging, owned, Path(path), flag)
         except BaseException:
             shutil.rmtree(staging, ignore_errors=True)
             raise
-        finally:
-            del held[target]
+
+
+@contextmanager
+def writing(out: str | Path, names: Iterable[str], into: Path | None = None) -> Iterator[Path]:
+    """The folder a writer of ``out``'s files writes into: ``into`` when its caller already holds ``out``
+    through :func:`output_folder` (the yielded folder, or a subfolder of it, passed explicitly; the caller's
+    block puts it in place and checks every file), else an :func:`output_folder` of its own."""
+    if into is not None:
+        into.mkdir(parents=True, exist_ok=True)
+        yield into
+        return
+    with output_folder(out, names=names) as folder:
+        yield folder

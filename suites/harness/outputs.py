@@ -279,16 +279,17 @@ def validity_lines(record: dict[str, Any]) -> list[str]:
 SUITE_FILES = ("cases.jsonl", "cases.csv", "summary.json", "summary.md")
 
 
-def write_outputs(run: SuiteRun, out_dir: str | Path | None = None, validity: dict[str, Any] | None = None) -> Path:
+def write_outputs(run: SuiteRun, out_dir: str | Path | None = None, validity: dict[str, Any] | None = None,
+                  into: Path | None = None) -> Path:
     """Write the four files (``validity``: as :func:`summary` takes it) with the one folder writer
-    (:func:`rome.core.files.output_folder`: locked, all or nothing, never over a user's file); returns the
-    directory."""
-    from rome.core.files import output_folder
+    (:func:`rome.core.files.output_folder`: locked, all or nothing, never over a user's file), or into
+    ``into``, the folder a caller's writer holds for the run's folder; returns the directory."""
+    from rome.core.files import writing
 
     out = Path(out_dir) if out_dir is not None else reports_out_dir(run.suite)
     rows = case_rows(run)
     data = summary(run, validity)
-    with output_folder(out, names=SUITE_FILES) as folder:
+    with writing(out, SUITE_FILES, into) as folder:
         with (folder / "cases.jsonl").open("w", encoding="utf-8") as handle:
             handle.writelines(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
         _write_csv(folder / "cases.csv", rows, run)
