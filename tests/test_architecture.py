@@ -21,7 +21,7 @@ LAYERS = ["rome.core", "perturbations", "metrics", "suites", "reports", "reports
 def layer_of(module: str) -> str | None:
     if module.startswith("reports.cli") or module == "rome.__main__":
         return "reports.cli"
-    if module.startswith(("rome.core", "rome.data", "rome.context")):
+    if module.startswith(("rome.core", "rome.data")):
         return "rome.core"
     if module == "rome" or module.startswith(("rome.", "baselines")):
         return "metrics"

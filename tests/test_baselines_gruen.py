@@ -132,7 +132,7 @@ def test_gruen_adds_the_likelihood_to_the_grammar_acceptance_per_sentence_then_r
 
 
 def test_the_signature_names_the_context_model_so_a_new_head_rekeys_the_cache(tmp_path, monkeypatch):
-    from rome.context import model as context
+    from baselines.context import model as context
 
     head = context.get_context_model().signature()
     assert f"lm:{head}" in str(build_metric("gruen/paper").signature())
@@ -153,7 +153,7 @@ def test_the_signature_names_the_context_model_so_a_new_head_rekeys_the_cache(tm
 
 
 def test_gruen_declares_the_models_its_scores_come_from():
-    from rome.context.model import get_context_model
+    from baselines.context.model import get_context_model
 
     assert build_metric("gruen/paper").models() == [get_context_model().signature(), "all-MiniLM-L6-v2"]
     assert build_metric("gruen").models() == ["all-MiniLM-L6-v2"]

@@ -11,9 +11,9 @@ import random
 
 import pytest
 
-from rome.context import files
-from rome.context.collocations import bigram_count, zipf
-from rome.context.model import get_context_model
+from baselines.context import files
+from baselines.context.collocations import bigram_count, zipf
+from baselines.context.model import get_context_model
 from rome.core.fingerprint import file_digest
 
 pytestmark = pytest.mark.slow
@@ -95,7 +95,7 @@ def test_concurrent_callers_restore_torch_threads_to_what_they_were():
     thread count as it was before A, never at the 1 that B would have saved as the original."""
     import torch
 
-    from rome.context.model import one_torch_thread
+    from baselines.context.model import one_torch_thread
 
     before = torch.get_num_threads()
     torch.set_num_threads(3)
@@ -113,7 +113,7 @@ def test_concurrent_callers_restore_torch_threads_to_what_they_were():
 
 
 def test_spaced_pseudo_log_likelihood_is_exact_when_no_pieces_share_a_pass():
-    from rome.context.model import get_context_model
+    from baselines.context.model import get_context_model
 
     model = get_context_model()
     texts = ["The budget was approved by the committee.", "An apple was eaten by the man."]

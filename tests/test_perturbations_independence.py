@@ -68,7 +68,7 @@ def test_no_perturbation_loads_the_metrics_encoder():
 
 
 #: no module a metric is built from may read the perturbations' judge or its model (Gemma 3 270M)
-METRIC_SOURCES = ("rome/metric", "rome/training", "rome/core", "rome/context", "baselines")
+METRIC_SOURCES = ("rome/metric", "rome/training", "rome/core", "baselines")
 JUDGE_MARKS = ("perturbations.judge", "perturbations/judge", "gemma", "gguf")
 
 

@@ -87,7 +87,7 @@ class _JudgedSwap(Perturbation):
     kind = "judged_swap"
 
     def describe(self) -> dict:
-        from rome.context.model import get_context_model
+        from baselines.context.model import get_context_model
 
         return {"kind": self.kind, "judge": get_context_model().signature()}
 
@@ -99,8 +99,8 @@ class _JudgedSwap(Perturbation):
 
 
 def test_perturbations_and_metrics_declare_their_models():
+    from baselines.context.model import get_context_model
     from perturbations.registry import build_perturbation
-    from rome.context.model import get_context_model
     from rome.core.registry import build_metric
 
     assert perturbation_models(_JudgedSwap()) == [get_context_model().signature()]

@@ -330,7 +330,7 @@ def test_x08_a_later_run_removes_the_partial_files_a_killed_run_left(tmp_path, c
 
 # -- trainers write to the cache or --out, never the package -----------------------------------------------
 def test_trainers_default_to_the_cache_folder_not_the_package(tmp_path, monkeypatch):
-    from rome.context import train as context_train
+    from baselines.context import train as context_train
     from rome.training import grammar, scorer
 
     monkeypatch.setenv("ROME_CACHE_DIR", str(tmp_path / "cache"))

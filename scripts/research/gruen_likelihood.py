@@ -24,6 +24,7 @@ import time
 import numpy as np
 from scipy.stats import spearmanr
 
+from baselines.context.model import get_context_model
 from baselines.gruen import (
     GRAMMAR_DIVISOR,
     GRUEN,
@@ -33,7 +34,6 @@ from baselines.gruen import (
     sentence_log_probs,
     split_sentences,
 )
-from rome.context.model import get_context_model
 from rome.data.novikova import NOVIKOVA_DATASETS, load_rows
 
 #: a term ``exp(-0.5 * ppl) / 8`` below half the spacing of doubles at 0.5 (2**-54) adds nothing to a score

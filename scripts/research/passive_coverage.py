@@ -60,7 +60,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--grammar", action="store_true", help="also run the grammar alone (no judgement)")
     ap.add_argument("--reasons", type=int, default=0, help="print this many most frequent skip reasons")
     args = ap.parse_args(argv)
-    from rome.context.model import get_context_model
+    from baselines.context.model import get_context_model
     from rome.core.parsing import get_parser
 
     get_context_model()  # loading the models is not the walk's cost

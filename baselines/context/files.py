@@ -94,5 +94,5 @@ def encoder_dir(target: Path | None = None) -> Path:
     return folder
 
 
-if __name__ == "__main__":  # python -m rome.context.files: unpack and verify (the set-up calls it)
+if __name__ == "__main__":  # python -m baselines.context.files: unpack and verify (the set-up calls it)
     print(encoder_dir())

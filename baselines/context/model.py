@@ -8,7 +8,7 @@ context, so the perturbations ask a masked language model how well a word fits i
 
 Independence: the metrics under test run on all-MiniLM-L6-v2; this model is all-mpnet-base-v2 (another
 architecture, another pre-training), and its probabilities come from a masked-LM head over MPNet's
-hidden states, trained by ``python -m rome.context.train`` on text no corpus of the project draws from
+hidden states, trained by ``python -m baselines.context.train`` on text no corpus of the project draws from
 (WordNet's glosses and examples, CoLA's acceptable training sentences). Both encoders were fine-tuned
 on the same sentence-pair data by their authors, so the perturbations use the head's probabilities
 (MPNet's masked-LM pre-training) and never sentence-embedding similarity. The head reads layer
@@ -27,7 +27,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from rome.context.files import MODEL_NAME, WEIGHTS_SHA256, encoder_dir
+from baselines.context.files import MODEL_NAME, WEIGHTS_SHA256, encoder_dir
 from rome.core.errors import ResourceMissingError
 from rome.core.fingerprint import file_digest
 
@@ -39,8 +39,8 @@ BATCH_SIZE = 32
 
 
 def head_path() -> Path:
-    """The shipped head's weights (package data, written by ``python -m rome.context.train``)."""
-    return Path(str(resources.files("rome.context") / "weights" / HEAD_FILE))
+    """The shipped head's weights (package data, written by ``python -m baselines.context.train``)."""
+    return Path(str(resources.files("baselines.context") / "weights" / HEAD_FILE))
 
 
 @dataclass(frozen=True)
@@ -118,7 +118,7 @@ class ContextModel:
 
             if not self._head_path.is_file():
                 raise ResourceMissingError(f"context model head {self._head_path} not found; "
-                                           "build it with `python -m rome.context.train`")
+                                           "build it with `python -m baselines.context.train`")
             from transformers.utils import logging as hf_logging
 
             path = self._encoder_path or encoder_dir()
@@ -309,5 +309,5 @@ def get_context_model(encoder: str | Path | None = None, head: str | Path | None
 
 def fingerprint_files() -> list[Path]:
     """The head's weights and card key every perturbation that judges with it (the encoder's weights are
-    pinned by :data:`rome.context.files.WEIGHTS_SHA256`, which is in this package's code)."""
+    pinned by :data:`baselines.context.files.WEIGHTS_SHA256`, which is in this package's code)."""
     return [p for p in (head_path(), head_path().with_name(HEAD_CARD)) if p.is_file()]

@@ -1,4 +1,4 @@
-"""Train the context model's masked-LM head: ``python -m rome.context.train`` (seeded, CPU or GPU).
+"""Train the context model's masked-LM head: ``python -m baselines.context.train`` (seeded, CPU or GPU).
 
 all-mpnet-base-v2 ships without the masked-LM head of its pre-training, so one is trained here on the
 frozen encoder: each training sentence is encoded once with 15 % of its word pieces masked, the hidden
@@ -13,8 +13,8 @@ training set's most frequent pieces): CoLA's two dev sets (acceptable sentences)
 examples of a seeded 5 % of WordNet's synsets; ``--eval FILE`` adds any JSONL of ``{"text"}`` lines
 (e.g. the WMT 2021 news sentences, measured on but never trained on). The weights and a card with the
 figures are written to ``<cache>/trained/context/`` (:func:`rome.core.paths.trained_dir`) or ``--out``;
-the context model reads the shipped head (``rome/context/weights/``) unless given another
-(``ContextModel(head=PATH)``), and shipping a new head is the maintainer's ``--out rome/context/weights``
+the context model reads the shipped head (``baselines/context/weights/``) unless given another
+(``ContextModel(head=PATH)``), and shipping a new head is the maintainer's ``--out baselines/context/weights``
 in a checkout.
 """
 
@@ -28,8 +28,8 @@ import sys
 import time
 from pathlib import Path
 
-from rome.context.files import encoder_dir
-from rome.context.model import HEAD_CARD, HEAD_FILE, make_head
+from baselines.context.files import encoder_dir
+from baselines.context.model import HEAD_CARD, HEAD_FILE, make_head
 from rome.core.files import refuse_unusable_folder, replaced_path_when_complete, write_text_whole
 from rome.core.paths import trained_dir
 
@@ -107,7 +107,7 @@ def accuracy(head, states, targets, baseline: list[int]) -> dict:
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m rome.context.train", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m baselines.context.train", description=__doc__.splitlines()[0])
     parser.add_argument("--layer", type=int, default=DEFAULT_LAYER, help="encoder layer the head reads")
     parser.add_argument("--epochs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0)
@@ -116,7 +116,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--device", default="cpu")
     parser.add_argument("--out", type=Path, default=None,
                         help="folder for the head and its card (default: <cache>/trained/context; "
-                             "rome/context/weights to ship it)")
+                             "baselines/context/weights to ship it)")
     args = parser.parse_args(argv)
     args.out = args.out or trained_dir("context")  # never the installed package by default
     refuse_unusable_folder(args.out)  # before hours of training, not after
@@ -183,12 +183,12 @@ def main(argv: list[str] | None = None) -> int:
     card = {"encoder": "all-mpnet-base-v2", "layer": args.layer, "seed": args.seed, "epochs": args.epochs,
             "mask_rate": MASK_RATE, "training_texts": len(texts), "training_pieces": len(targets),
             "trained_on": "WordNet 3.0 glosses and examples (95 % of synsets), CoLA in-domain train (acceptable)",
-            "held_out": report, "command": "python -m rome.context.train " + " ".join(
+            "held_out": report, "command": "python -m baselines.context.train " + " ".join(
                 Path(a).name if Path(a).is_file() else a for a in (argv or sys.argv[1:]))}
     write_text_whole(args.out / HEAD_CARD, json.dumps(card, indent=1) + "\n")
     print(json.dumps(report, indent=1))
     print(f"wrote {args.out / HEAD_FILE} and its card; the context model reads the shipped head until this one "
-          "is shipped (--out rome/context/weights in a checkout) or passed (ContextModel(head=PATH))",
+          "is shipped (--out baselines/context/weights in a checkout) or passed (ContextModel(head=PATH))",
           file=sys.stderr)
     return 0
 
