@@ -38,6 +38,10 @@ uv_options_for() {
     [[ "${options[k]}" == --constraint && " $* " == *" --require-hashes "* ]] && continue
     printf '%s\n%s\n' "${options[k]}" "${options[k + 1]}"
   done
+  # pip takes the best version found on any of its indexes; uv by default only the first index that has the
+  # package, which fails where an extra index holds an older release only
+  [[ " ${options[*]} " == *" --extra-index-url "* ]] && printf '%s\n%s\n' --index-strategy unsafe-best-match
+  return 0
 }
 
 pip_quiet() {

