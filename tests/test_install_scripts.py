@@ -81,7 +81,7 @@ def test_uv_is_given_the_index_and_wheel_folders_pip_is_configured_with(tmp_path
     config = tmp_path / "pip.conf"
     config.write_text("[global]\nindex-url = https://mirror.example/simple\nfind-links = /srv/wheels\n"
                       "[install]\nconstraint = /srv/constraints.txt\n")
-    script = '. scripts/pip_quiet.sh; uv_options_from_pip "$PY"'
+    script = '. scripts/pip_quiet.sh; uv_options_for "$PY" --no-deps some-package'
     env = {k: v for k, v in os.environ.items() if not k.startswith("PIP_")}
     done = subprocess.run(["bash", "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120,
                           env={**env, "PY": sys.executable, "PIP_CONFIG_FILE": str(config),
@@ -97,4 +97,4 @@ def test_uv_is_given_the_index_and_wheel_folders_pip_is_configured_with(tmp_path
                             env={**env, "PY": sys.executable, "PIP_CONFIG_FILE": str(config)})
     assert "--index-url\nhttps://mirror.example/simple" in hashed.stdout and "--constraint" not in hashed.stdout
     # pip takes the best version on any index; uv must be told to (else only the first index holding the name)
-    assert "--index-strategy\nunsafe-best-match" in hashed.stdout
+    assert ("--index-strategy", "unsafe-best-match") in pairs and "--index-strategy" not in hashed.stdout
