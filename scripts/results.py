@@ -76,7 +76,7 @@ def demote(markdown: str, levels: int = 2) -> str:
 
 
 def context_model_section() -> str:
-    card_path = ROOT / "rome" / "context" / "weights" / "mlm_head.json"
+    card_path = ROOT / "baselines" / "context" / "weights" / "mlm_head.json"
     if not card_path.is_file():
         return "_missing: baselines/context/weights/mlm_head.json_\n"
     card = json.loads(card_path.read_text(encoding="utf-8"))

@@ -308,6 +308,6 @@ def get_context_model(encoder: str | Path | None = None, head: str | Path | None
 
 
 def fingerprint_files() -> list[Path]:
-    """The head's weights and card key every perturbation that judges with it (the encoder's weights are
+    """The head's weights and card key GRUEN's likelihood feature (the encoder's weights are
     pinned by :data:`baselines.context.files.WEIGHTS_SHA256`, which is in this package's code)."""
     return [p for p in (head_path(), head_path().with_name(HEAD_CARD)) if p.is_file()]
