@@ -20,8 +20,8 @@ docs/perturbations.md#judge):
 * ``agent_by`` / ``has_agent`` (the passive): log P("by" | the variant up to its new "by"-agent), and whether
   there is one (0 and 0 without). Most passives have no agent (Biber et al. 1999, ch. 6); where the passive
   reads as complete without one ("Dogs are not allowed", "Shade is provided from the sun"), an agent added
-  after it reads forced however likely the whole sentence is. On the passive's blind-read development lines
-  this alone ranks better than the sentence difference (AUC 0.82, docs/perturbations.md).
+  after it reads forced however likely the whole sentence is. On the passive judge's held-out lines this
+  alone ranks better than the sentence difference (AUC 0.90 against 0.65, docs/perturbations.md).
 
 The lexical features are taken over every changed region (the worst region counts); the passive uses
 :data:`SENTENCE`.
