@@ -14,6 +14,7 @@ import resource
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any
 
 from reports.tables import provenance
@@ -54,6 +55,21 @@ def load_pairs(n: int) -> tuple[list[str], list[str]]:
                 hyps.append(item["hypothesis"])
                 refs.append(item["references"][0])
     return hyps[:n], refs[:n]
+
+
+def peak_rss_mb() -> float:
+    """This process's peak resident memory in MB: ``VmHWM`` of ``/proc/self/status`` where Linux gives it.
+
+    ``ru_maxrss`` is not used there: Linux carries it across ``fork`` and ``exec``, so a bench started by
+    a large parent (the main job runs it as a child) would report the parent's peak, not its own.
+    """
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # Linux and BSD: kB (macOS: bytes)
 
 
 def _timed(fn: Callable[[], Any]) -> tuple[float, Any]:
@@ -119,7 +135,7 @@ def run_bench(n: int = 1000, metrics: list[str] | None = None, model: str | None
         package = bench_bert_score_package(hyps, refs, floor_encoder)
         ours = result.metrics["bertscore"]["pairs_per_s"]
         result.bert_score_package = {**package, "ours_over_package": ours / package["pairs_per_s"]}
-    result.peak_rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    result.peak_rss_mb = peak_rss_mb()
     return result
 
 

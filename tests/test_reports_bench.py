@@ -42,3 +42,14 @@ def test_rome_is_split_by_step():
     assert set(steps) == {"encode", "parse", "pool_words", "semantic_emd", "ted_se", "grammar", "scorer"}
     assert all(v >= 0 for v in steps.values()) and steps["encode"] > 0 and steps["parse"] > 0
     assert "RoMe by step: encode" in format_table(result)
+
+
+def test_peak_memory_is_the_bench_process_own_not_its_parent():
+    """The main job starts the bench as a child; Linux's ru_maxrss would carry the parent's peak into it."""
+    ballast = bytearray(600 * 1024 * 1024)
+    ballast[:: 4096] = b"\1" * len(ballast[:: 4096])  # touch every page: the parent now holds 600 MB
+    child = subprocess.run([sys.executable, "-c", "from reports.bench import peak_rss_mb; print(peak_rss_mb())"],
+                           capture_output=True, text=True, timeout=120)
+    assert child.returncode == 0, child.stderr
+    assert 0 < float(child.stdout) < 400
+    del ballast
