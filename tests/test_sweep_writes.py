@@ -338,6 +338,8 @@ def test_trainers_default_to_the_cache_folder_not_the_package(tmp_path, monkeypa
     for out in outs:
         assert not inside_package(out) and (tmp_path / "cache" / "trained") in out.parents, out
     assert inside_package(grammar.parse_args(["--evaluate-only"]).out)  # measuring reads the shipped weights
+    with pytest.raises(SystemExit):  # quantising is a measurement of saved weights, not a training option
+        grammar.parse_args(["--int8"])
     afile = tmp_path / "afile"
     afile.write_text("x")
     with pytest.raises(InputError, match="is a file, not a folder"):  # said before hours of training
