@@ -146,7 +146,7 @@ def test_rate_reload_resume_skip_export(server, browser, tmp_path):
 VALIDITY_LINES = [
     {"card": "adjective", "suite": "adjective_replacement", "corpus": "dialogue", "source_id": f"s{i}",
      "text": "x serves cheap food .", "variant": variant, "edits": edits, "expectation": expectation,
-     "label": "", "note": "", "fingerprint": "fp", "seed": 1}
+     "label": "", "note": "", "fingerprint": "fp", "seed": 1, "n": 60}
     for i, (variant, edits, expectation) in enumerate([
         ("x serves inexpensive food .", [{"start": 9, "end": 14, "old": "cheap", "new": "inexpensive"}], "invariant"),
         ("x serves expensive food .", [{"start": 9, "end": 14, "old": "cheap", "new": "expensive"}], "decrease"),

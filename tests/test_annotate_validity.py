@@ -25,20 +25,20 @@ from reports.validity import CURRENT, LABELS, load_card, match_card
 from suites.harness.spec import load_suite
 
 XSS = "<script>alert('x')</script> serves <b>cheap</b> food ."
-SECRETS = ("fp-SECRET-42", "0.4242", "SECRET-NOTE", "9137")  # an old-format fingerprint, a planted score, an old note, the seed
+SECRETS = ("fp-SECRET-42", "0.4242", "SECRET-NOTE", "9137")  # a field of no use to a reader, a planted score, an old note, the seed
 #: a hand-made card of one kind with both expectations (like the adjective card: synonyms and antonyms)
 LINES = [
     {"card": "adjective", "suite": "adjective_replacement", "corpus": "dialogue", "source_id": "s1",
      "text": "x serves cheap food .", "variant": "x serves inexpensive food .",
      "edits": [{"start": 9, "end": 14, "old": "cheap", "new": "inexpensive"}], "expectation": "invariant",
-     "label": "", "note": "", "fingerprint": "fp-SECRET-42", "seed": 9137, "bleu": 0.4242},
+     "label": "", "note": "", "fingerprint": "fp-SECRET-42", "seed": 9137, "n": 60, "bleu": 0.4242},
     {"card": "adjective", "suite": "adjective_replacement", "corpus": "dialogue", "source_id": "s1",
      "text": "x serves cheap food .", "variant": "x serves expensive food .",
      "edits": [{"start": 9, "end": 14, "old": "cheap", "new": "expensive"}], "expectation": "decrease",
-     "label": "intended", "note": "SECRET-NOTE", "fingerprint": "fp-SECRET-42", "seed": 9137},
+     "label": "intended", "note": "SECRET-NOTE", "fingerprint": "fp-SECRET-42", "seed": 9137, "n": 60},
     {"card": "adjective", "suite": "adjective_replacement", "corpus": "dialogue", "source_id": "s2",
      "text": "x serves cheap food .", "variant": XSS, "edits": [], "expectation": "invariant",
-     "label": "", "note": "", "fingerprint": "fp-SECRET-42", "seed": 9137},
+     "label": "", "note": "", "fingerprint": "fp-SECRET-42", "seed": 9137, "n": 60},
 ]
 
 

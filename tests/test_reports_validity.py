@@ -96,6 +96,11 @@ def test_cards_are_validated(tmp_path):
     path = write_card([{**card_line("intended"), "variant": " "}], tmp_path / "empty.jsonl")
     with pytest.raises(InputError, match="variant"):
         load_card(path)
+    drawless = {k: v for k, v in card_line("intended").items() if k != "n"}  # which draw did it come from?
+    with pytest.raises(InputError, match="field 'n' must be an integer"):
+        load_card(write_card([drawless], tmp_path / "drawless.jsonl"))
+    with pytest.raises(InputError, match="field 'seed'"):
+        load_card(write_card([{**card_line("intended"), "seed": "7"}], tmp_path / "seedless.jsonl"))
 
 
 def test_a_line_judged_twice_is_not_counted_twice(tmp_path):

@@ -20,7 +20,7 @@ a deleted dead function changes no card. Instead the card's draws are made again
 to the judgements: per expectation, the lines **reproduced** (drawn now and judged), the validity among
 them (Wilson 95 %), and the lines the code now makes that no reader judged (**to judge next**; ``rome
 validity --draw`` writes exactly those). A card is current when nothing is left to judge, STALE
-otherwise. Lines of the older card format carry a ``fingerprint`` field; it is ignored.
+otherwise.
 
 Both ways of running a suite (``rome suite`` and pytest) take the summary's validity from
 :func:`validity_record`, on the run's **own cases** (:func:`match_cases`): each case is looked up among the
@@ -121,9 +121,13 @@ def load_card(path: Path) -> list[dict[str, Any]]:
             raise InputError(f"{where}: expectation must be one of {', '.join(LABELS)}")
         if label not in LABELS[expectation]:
             raise InputError(f"{where}: label {label!r} is not one of {', '.join(LABELS[expectation])}")
-        for key in ("card", "text", "variant"):
+        for key in ("card", "suite", "text", "variant"):
             if not isinstance(obj.get(key), str) or not obj[key].strip():
                 raise InputError(f"{where}: field {key!r} must be a non-empty string")
+        for key, least in (("seed", 0), ("n", 1)):  # the draw the line came from (:func:`draws_of`)
+            if isinstance(obj.get(key), bool) or not isinstance(obj.get(key), int) or obj[key] < least:
+                raise InputError(f"{where}: field {key!r} must be an integer of at least {least} (the draw the line "
+                                 "came from)")
         key = judgement_key(obj)
         if key in judged and judged[key][1] != label:
             raise InputError(f"{where}: the same variant (kind, expectation, text, variant) as line {judged[key][0]} "
@@ -147,8 +151,8 @@ class Draw:
 def draws_of(lines: list[dict[str, Any]]) -> list[Draw]:
     """The draws a card's lines came from (each line names its suite, seed, size and whether the size is per
     expectation), in order of first appearance, once each."""
-    return list(dict.fromkeys(Draw(str(line.get("suite")), int(line.get("seed", 0)), int(line.get("n", CARD_SIZE)),
-                                   bool(line.get("per_expectation"))) for line in lines))
+    return list(dict.fromkeys(Draw(line["suite"], line["seed"], line["n"], bool(line.get("per_expectation")))
+                              for line in lines))
 
 
 def draw_cases(suite, draw: Draw, cache: Any = "default") -> tuple[list, dict[str, int], bool]:
