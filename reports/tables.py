@@ -30,10 +30,11 @@ class Table:
 
 
 def fmt(value: float | None, digits: int = 2) -> str:
-    """A number for a table cell; undefined values (NaN, None) are an en dash."""
+    """A number for a table cell; undefined values (NaN, None) are an en dash, and a value that rounds to zero
+    is "0.00", never "-0.00" (``z``: a mean of a metric's tiny negative drops is no drop in the table's digits)."""
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "–"
-    return f"{value:.{digits}f}"
+    return f"{value:z.{digits}f}"
 
 
 @functools.lru_cache(maxsize=1)

@@ -38,3 +38,4 @@ def test_html_escapes_and_links_images(tmp_path):
 
 def test_fmt_marks_undefined_values():
     assert fmt(float("nan")) == "–" and fmt(None) == "–" and fmt(0.1234) == "0.12"
+    assert fmt(-0.0004) == "0.00" and fmt(-0.004, 2) == "0.00" and fmt(-0.006) == "-0.01" and fmt(-0.0004, 3) == "0.000"
