@@ -31,10 +31,12 @@ class Table:
 
 def fmt(value: float | None, digits: int = 2) -> str:
     """A number for a table cell; undefined values (NaN, None) are an en dash, and a value that rounds to zero
-    is "0.00", never "-0.00" (``z``: a mean of a metric's tiny negative drops is no drop in the table's digits)."""
+    is "0.00", never "-0.00" (a mean of a metric's tiny negative drops is no drop in the table's digits; Python
+    3.11's ``z`` format option would say it, but the package supports 3.10)."""
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "–"
-    return f"{value:z.{digits}f}"
+    text = f"{value:.{digits}f}"
+    return text[1:] if text.startswith("-") and float(text) == 0 else text
 
 
 @functools.lru_cache(maxsize=1)

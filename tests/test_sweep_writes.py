@@ -329,7 +329,7 @@ def test_x08_a_later_run_removes_the_partial_files_a_killed_run_left(tmp_path, c
 
 
 # -- trainers write to the cache or --out, never the package -----------------------------------------------
-def test_trainers_default_to_the_cache_folder_not_the_package(tmp_path, monkeypatch):
+def test_trainers_default_to_the_cache_folder_not_the_package(tmp_path, monkeypatch, capsys):
     from baselines.context import train as context_train
     from rome.training import grammar, scorer
 
@@ -340,6 +340,7 @@ def test_trainers_default_to_the_cache_folder_not_the_package(tmp_path, monkeypa
     assert inside_package(grammar.parse_args(["--evaluate-only"]).out)  # measuring reads the shipped weights
     with pytest.raises(SystemExit):  # quantising is a measurement of saved weights, not a training option
         grammar.parse_args(["--int8"])
+    assert "use it with --evaluate-only" in capsys.readouterr().err
     afile = tmp_path / "afile"
     afile.write_text("x")
     with pytest.raises(InputError, match="is a file, not a folder"):  # said before hours of training

@@ -47,7 +47,7 @@ PROMISES = {
     "typos_space": "a visible misspelling: a letter and a space swapped",
 }
 MAX_NOTE = 500
-_REQUIRED = ("card", "source_id", "text", "variant", "expectation")
+_REQUIRED = ("card", "suite", "source_id", "text", "variant", "expectation", "seed", "n")
 SCHEMA_VERSION = "1"
 
 

@@ -194,7 +194,8 @@ def save(module_state: dict, meta: dict, path: Path) -> None:
 
 def evaluate(path: Path, int8: bool = False) -> dict:
     """Accuracy and MCC of the saved classifier on CoLA's in-domain and out-of-domain dev sets; ``int8``:
-    with its linear layers quantised (torch's dynamic int8), the speed-up measured and not kept (docs/grammar.md)."""
+    with its linear layers quantised (torch's dynamic int8), a faster pass whose accuracy was measured and
+    not kept (docs/grammar.md)."""
     classifier = GrammarClassifier.load(path)
     if int8:
         import torch
