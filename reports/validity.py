@@ -29,6 +29,7 @@ from suites.harness.validity import (  # noqa: F401  (re-exported: the cards' AP
     CardStatus,
     Draw,
     card_path,
+    check_draw,
     default_cards_dir,
     draws_of,
     informative,

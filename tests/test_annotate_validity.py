@@ -212,6 +212,7 @@ def test_the_guards_of_the_rating_mode_hold_here(served):
     ("", "no card lines"),
     ([{k: v for k, v in LINES[0].items() if k != "variant"}], "missing field 'variant'"),
     ([{k: v for k, v in LINES[0].items() if k != "n"}], "missing field 'n'"),  # which draw? refused before labelling
+    ([dict(LINES[0], seed="7")], "field 'seed' must be an integer"),
     ([dict(LINES[0], expectation="increase")], "expectation must be one of invariant, decrease"),
     ([dict(LINES[0], variant="")], "field 'variant' is empty"),
     ([dict(LINES[0], text=["a"])], "field 'text' must be a string"),

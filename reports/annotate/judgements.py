@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from reports.annotate.store import SqliteStore, utc_timestamp
-from reports.validity import CARD_OUTPUT, LABELS, load_card
+from reports.validity import CARD_OUTPUT, LABELS, check_draw, load_card
 from rome.core.errors import InputError
 from rome.core.files import safe_output
 from rome.core.jsonl import read_jsonl, require_text
@@ -103,6 +103,7 @@ def _checked_line(obj: dict[str, Any], where: str) -> dict[str, Any]:
     for key in ("card", "text", "variant"):
         if not str(require_text(obj, key, where)).strip():
             raise InputError(f"{where}: field {key!r} is empty")
+    check_draw(obj, where)  # the card's own rule: refused here, before any labelling, not at export
     if not isinstance(obj["source_id"], (str, int)) or isinstance(obj["source_id"], bool):
         raise InputError(f"{where}: field 'source_id' must be a string or an integer")
     if obj["expectation"] not in LABELS:

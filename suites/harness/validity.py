@@ -109,6 +109,17 @@ def judgement_key(line: dict[str, Any]) -> tuple[str, str, str, str]:
             normalise(line.get("variant", "")))
 
 
+def check_draw(obj: dict[str, Any], where: str) -> None:
+    """A card line names the draw it came from (:func:`draws_of`): its ``suite``, ``seed`` and ``n``; without
+    them no later run can tell which of its cases the line judged."""
+    if not isinstance(obj.get("suite"), str) or not obj["suite"].strip():
+        raise InputError(f"{where}: field 'suite' must be a non-empty string")
+    for key, least in (("seed", 0), ("n", 1)):
+        if isinstance(obj.get(key), bool) or not isinstance(obj.get(key), int) or obj[key] < least:
+            raise InputError(f"{where}: field {key!r} must be an integer of at least {least} (the draw the line "
+                             "came from)")
+
+
 def load_card(path: Path) -> list[dict[str, Any]]:
     """A card's judged lines, checked: each needs the texts, an expectation and one of its labels; one pair
     judged twice with two labels is an error (the same label twice is one judgement)."""
@@ -121,13 +132,10 @@ def load_card(path: Path) -> list[dict[str, Any]]:
             raise InputError(f"{where}: expectation must be one of {', '.join(LABELS)}")
         if label not in LABELS[expectation]:
             raise InputError(f"{where}: label {label!r} is not one of {', '.join(LABELS[expectation])}")
-        for key in ("card", "suite", "text", "variant"):
+        for key in ("card", "text", "variant"):
             if not isinstance(obj.get(key), str) or not obj[key].strip():
                 raise InputError(f"{where}: field {key!r} must be a non-empty string")
-        for key, least in (("seed", 0), ("n", 1)):  # the draw the line came from (:func:`draws_of`)
-            if isinstance(obj.get(key), bool) or not isinstance(obj.get(key), int) or obj[key] < least:
-                raise InputError(f"{where}: field {key!r} must be an integer of at least {least} (the draw the line "
-                                 "came from)")
+        check_draw(obj, where)
         key = judgement_key(obj)
         if key in judged and judged[key][1] != label:
             raise InputError(f"{where}: the same variant (kind, expectation, text, variant) as line {judged[key][0]} "
