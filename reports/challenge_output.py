@@ -28,7 +28,7 @@ import numpy as np
 from reports import plots
 from reports.challenge import ALL, CONTROL_TEXT, CSV_HEADER, ChallengeResult, paired_comparison
 from reports.stats import holm, wilson_interval
-from reports.tables import Table, fmt, provenance, to_html_page, to_markdown
+from reports.tables import Table, fmt, provenance, signed, to_html_page, to_markdown
 
 
 def _accuracy_cell(result: ChallengeResult, category: str, metric: str) -> str:
@@ -74,7 +74,7 @@ def comparison_table(result: ChallengeResult, a: str, b: str, alpha: float = 0.0
         for right in (test.a_passes, test.b_passes):
             low, high = wilson_interval(right, test.n)
             cells.append(f"{right / test.n:.3f} [{low:.2f}, {high:.2f}]")
-        rows.append([label, severity, str(test.n), *cells, f"{test.difference * 100:+.1f}", str(test.a_only),
+        rows.append([label, severity, str(test.n), *cells, signed(test.difference * 100, 1), str(test.a_only),
                      str(test.b_only), f"{test.p_value:.3g}", f"{p_holm:.3g}", test.reading(a, b, alpha, p_holm)])
     notes = [f"{a} only / {b} only: items one metric gets right and the other wrong; p: exact McNemar (two-sided "
              f"binomial test on those items); p (Holm): adjusted over the {len(rows)} rows (they overlap: ALL rows "
@@ -91,7 +91,7 @@ def inputs_table(meta: dict[str, Any]) -> Table:
         skipped = ", ".join(f"{n} {why}" for why, n in f["skipped"].items() if n) or "none"
         rows.append([Path(f["path"]).name, f["format"] + (" (reversed)" if f.get("reversed") else ""),
                      str(f["records"]), str(f["items"]), skipped])
-    notes = [f"Ignored (not read): {path} ({why})" for path, why in meta.get("ignored", [])]
+    notes = [f"Ignored (not read): {Path(path).name} ({why})" for path, why in meta.get("ignored", [])]
     if meta.get("sampled"):
         notes.append(meta["sampled"])
     return Table("Inputs: records read, usable items, items skipped and why",

@@ -27,7 +27,7 @@ import numpy as np
 
 from reports import plots
 from reports.stats import coefficient, holm, mcnemar_exact, wilson_interval
-from reports.tables import Table, fmt, provenance, write_all
+from reports.tables import Table, fmt, provenance, signed, write_all
 from reports.validity import INFORMATIVE, JUDGED_MIN_N, UNMEASURED, VALIDITY_MIN_N, CardStatus
 from rome.core.errors import InputError
 from rome.core.jsonl import load_json_file, read_jsonl
@@ -289,10 +289,10 @@ def _check_cell(stats: dict[str, Any] | None) -> str:
     low, high = pass_interval(stats)
     cell = f"{stats['pass_rate']:.0%} [{low * 100:.0f}, {high * 100:.0f}]"
     if stats.get("median_change") is not None:
-        cell += f" {stats['median_change']:+.2f}"
+        cell += f" {signed(stats['median_change'])}"
     delta = stats.get("median_delta")
     delta = stats.get("mean_delta") if delta is None else delta
-    return cell + ("" if delta is None else f" (Δ {delta:+.3f})")
+    return cell + ("" if delta is None else f" (Δ {signed(delta, 3)})")
 
 
 def row_key(report: RobustnessReport, suite: SuiteOutput, check: str) -> list[str]:
@@ -596,7 +596,7 @@ def comparison_table(report: RobustnessReport, a: str, b: str, alpha: float = AL
         for passes in (test.a_passes, test.b_passes):
             low, high = wilson_interval(passes, test.n)
             cells.append(f"{passes / test.n:.0%} [{low * 100:.0f}, {high * 100:.0f}]")
-        rows.append([*key, str(test.n), *cells, f"{test.difference * 100:+.1f}", str(test.a_only), str(test.b_only),
+        rows.append([*key, str(test.n), *cells, signed(test.difference * 100, 1), str(test.a_only), str(test.b_only),
                      f"{test.p_value:.3g}", f"{p_holm:.3g}", test.reading(a, b, alpha, p_holm)])
     notes = [f"Paired on the same cases (cases.jsonl): {a} only / {b} only = cases one metric passes and the other "
              "fails; p: exact McNemar (two-sided binomial test on those discordant cases); p (Holm): adjusted "

@@ -39,6 +39,13 @@ def fmt(value: float | None, digits: int = 2) -> str:
     return text[1:] if text.startswith("-") and float(text) == 0 else text
 
 
+def signed(value: float, digits: int = 2) -> str:
+    """A change for a table cell, with its sign ("+0.08", "-0.03"); one that rounds to zero is "0.00": a
+    sign there would tell a direction the shown digits do not."""
+    text = f"{value:+.{digits}f}"
+    return text[1:] if float(text) == 0 else text
+
+
 @functools.lru_cache(maxsize=1)
 def provenance() -> str:
     """``<code version>, <UTC time>``: which code produced a table (:func:`code_version`), and when."""

@@ -160,3 +160,15 @@ def test_paired_comparison_of_two_metrics_on_the_same_items():
     assert table.rows[0][-1] == "bleu leads" and table.rows[0][3] == "1.000 [0.72, 1.00]"
     with pytest.raises(InputError, match="was not scored"):
         paired_comparison(result, "bleu", "chrf")
+
+
+def test_inputs_table_names_an_ignored_file_as_it_names_the_read_ones(tmp_path):
+    """The page is committed: a note must not carry the temporary folder the job ran in."""
+    from reports.challenge_output import inputs_table
+
+    meta = {"files": [{"path": str(tmp_path / "demetr" / "a.json"), "format": "demetr", "records": 2, "items": 2,
+                       "skipped": {}}],
+            "ignored": [(str(tmp_path / "demetr" / "LICENSE"), "not a .json or .jsonl file")]}
+    table = inputs_table(meta)
+    assert table.rows[0][0] == "a.json"
+    assert table.notes == ["Ignored (not read): LICENSE (not a .json or .jsonl file)"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import csv
 import io
 
-from reports.tables import Table, fmt, to_csv, to_html_page, to_latex, to_markdown, write_all
+from reports.tables import Table, fmt, signed, to_csv, to_html_page, to_latex, to_markdown, write_all
 
 TABLE = Table("BAGEL ρ & τ", ["metric", "inf ρ"], [["bleu", "0.16* [0.07, 0.25]"], ["a|b_c", "–"]],
               ["Signature bleu: bleu|tok:13a", "variant − original < 5%"], label="t1")
@@ -39,3 +39,9 @@ def test_html_escapes_and_links_images(tmp_path):
 def test_fmt_marks_undefined_values():
     assert fmt(float("nan")) == "–" and fmt(None) == "–" and fmt(0.1234) == "0.12"
     assert fmt(-0.0004) == "0.00" and fmt(-0.004, 2) == "0.00" and fmt(-0.006) == "-0.01" and fmt(-0.0004, 3) == "0.000"
+
+
+def test_signed_changes_keep_their_sign_unless_they_round_to_zero():
+    assert signed(0.08) == "+0.08" and signed(-0.03) == "-0.03" and signed(-0.026, 1) == "0.0"
+    assert signed(-0.004) == "0.00" and signed(0.004) == "0.00" and signed(-0.0004, 3) == "0.000"
+    assert signed(-0.0006, 3) == "-0.001" and signed(12.34, 1) == "+12.3"

@@ -295,7 +295,7 @@ class GrammarClassifier:
                         found[text] = _logit_cache[(key, text)]
         missing = [t for t in dict.fromkeys(texts) if t not in found]
         if missing:
-            computed = self._run(missing)
+            computed = self.uncached_logits(missing)
             found.update(zip(missing, computed.tolist()))
             if key is not None:
                 with _logit_cache_lock:
@@ -305,8 +305,9 @@ class GrammarClassifier:
                         _logit_cache.popitem(last=False)
         return np.array([found[t] for t in texts], dtype=np.float64)
 
-    def _run(self, texts: list[str]) -> np.ndarray:
-        """One pass over ``texts`` in length-sorted batches."""
+    def uncached_logits(self, texts: list[str]) -> np.ndarray:
+        """:meth:`logits` of stripped ``texts`` by one pass in length-sorted batches, outside the cache: for a
+        module whose weights cannot key it (a quantised copy under evaluation)."""
         import torch
 
         out = np.zeros(len(texts), dtype=np.float64)

@@ -206,7 +206,8 @@ def evaluate(path: Path, int8: bool = False) -> dict:
     for split in ("in_domain_dev", "out_of_domain_dev"):
         texts, labels = read_cola(split)
         # (a quantised module has no plain tensors to key the logit cache by: its pass is read directly)
-        probs = 1 / (1 + np.exp(-classifier._run([t.strip() for t in texts]))) if int8 else classifier.prob_acceptable(texts)
+        probs = (1 / (1 + np.exp(-classifier.uncached_logits([t.strip() for t in texts]))) if int8
+                 else classifier.prob_acceptable(texts))
         results[split] = binary_metrics(labels, probs)
         results[split]["majority_accuracy"] = round(float(labels.mean()), 4)
     return results

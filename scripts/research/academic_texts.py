@@ -56,7 +56,10 @@ def main(argv: list[str] | None = None) -> int:
     for path in sorted(seeds.glob("*.txt")):
         for sentence in sentences(path.read_text(encoding="utf-8")):
             seen.setdefault(sentence)
-    with args.out.open("w", encoding="utf-8") as handle:
+    from rome.core.files import OutputKind, safe_output
+
+    kind = OutputKind("a corpus of academic sentences", frozenset({"id", "reference", "original"}))
+    with safe_output(args.out, kind, flag="--out") as handle:
         for i, sentence in enumerate(seen):
             handle.write(json.dumps({"id": f"academic-{i}", "reference": sentence, "original": sentence}) + "\n")
     print(f"{len(seen)} sentences -> {args.out}")

@@ -6,14 +6,14 @@ Pairs: every Novikova et al. (2017) system output with each of its human referen
 SFHOTEL, SFREST: 11,823 pairs, ~12k distinct texts); beyond that the pairs repeat with
 " (copy k)" appended to both texts, so every text stays distinct and the bounded caches
 (encoder 4,096 entries, parser 20,000) fill and evict as they would on a large corpus. Each size runs in a fresh process; its peak RSS is the
-child's own ``ru_maxrss`` (``os.wait4``).
+child's own ``VmHWM`` (:func:`reports.bench.peak_rss_mb`), read as it exits: ``ru_maxrss`` would carry
+this parent's peak into it.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
 import subprocess
 import sys
 import tempfile
@@ -21,6 +21,17 @@ import time
 from pathlib import Path
 
 from rome.data.novikova import load_rows
+
+#: ``rome score`` run in-process, writing its own peak RSS (MB) to the file named first on its command line
+_CHILD = """import runpy, sys
+from pathlib import Path
+from reports.bench import peak_rss_mb
+peak_file, sys.argv = sys.argv[1], ["rome", *sys.argv[2:]]
+try:
+    runpy.run_module("reports.cli", run_name="__main__")
+finally:
+    Path(peak_file).write_text(f"{peak_rss_mb():.0f}")
+"""
 
 
 def all_pairs() -> list[dict]:
@@ -40,17 +51,16 @@ def measure(n: int, metrics: list[str], workdir: Path) -> dict:
              for i in range(n) for p in [base[i % len(base)]]]
     src, out = workdir / f"pairs-{n}.jsonl", workdir / f"out-{n}.jsonl"
     src.write_text("".join(json.dumps(p) + "\n" for p in pairs[:n]))
-    args = [sys.executable, "-m", "reports.cli", "score", "--input", str(src), "--output", str(out), "--force"]
+    peak_file = workdir / f"peak-{n}.txt"
+    args = [sys.executable, "-c", _CHILD, str(peak_file), "score", "--input", str(src), "--output", str(out), "--force"]
     for metric in metrics:
         args += ["--metric", metric]
     start = time.perf_counter()
-    child = subprocess.Popen(args, stderr=subprocess.DEVNULL)
-    _, status, usage = os.wait4(child.pid, 0)  # this child's own rusage
+    code = subprocess.run(args, stderr=subprocess.DEVNULL, check=False).returncode
     seconds = time.perf_counter() - start
-    if os.waitstatus_to_exitcode(status) != 0:
+    if code != 0:
         raise SystemExit(f"rome score failed on {n} pairs")
-    peak = usage.ru_maxrss
-    return {"pairs": n, "metrics": metrics, "seconds": round(seconds, 1), "peak_rss_mb": round(peak / 1024)}
+    return {"pairs": n, "metrics": metrics, "seconds": round(seconds, 1), "peak_rss_mb": int(peak_file.read_text())}
 
 
 def main() -> int:

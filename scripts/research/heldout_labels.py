@@ -36,7 +36,11 @@ def redact(folder: Path, out: Path) -> int:
             obj = json.loads(line)
             rows.append({**{k: obj[k] for k in KEPT if k in obj}, "text_sha256": digest(obj["text"]),
                          "variant_sha256": digest(obj["variant"])})
-    out.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    from rome.core.files import OutputKind, safe_output
+
+    kind = OutputKind("a file of redacted card labels", frozenset({"card", "text_sha256", "variant_sha256"}))
+    with safe_output(out, kind, flag="--out") as handle:
+        handle.write("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
     print(f"{len(rows)} labels from {folder} -> {out}", file=sys.stderr)
     return 0
 

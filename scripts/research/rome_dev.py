@@ -30,6 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
+from rome.core.files import replaced_path_when_complete
 from rome.data.challenge import demetr_dir, load_challenge
 from rome.metric.scorer import Scorer, load_scorer, read_scorer
 from suites.harness.checks import RANGE, CaseScores, MetricInfo
@@ -164,7 +165,8 @@ def main(argv: list[str] | None = None) -> int:
         data = development_data()
         pairs = all_pairs(data)
         stored = {"data": data, "pairs": pairs, "features": compute_features(pairs)}
-        args.features.write_bytes(pickle.dumps(stored))
+        with replaced_path_when_complete(args.features) as tmp:  # an interrupted run keeps the old store
+            tmp.write_bytes(pickle.dumps(stored))
     data, pairs, features = stored["data"], stored["pairs"], stored["features"]
     if args.grammar:
         features = regrade(pairs, features, args.grammar)

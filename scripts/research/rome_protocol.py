@@ -36,6 +36,7 @@ from scipy.stats import rankdata
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from rome_dev import INFO, development_data, suite_cases, suite_pairs  # noqa: E402
 
+from rome.core.files import replaced_path_when_complete  # noqa: E402
 from rome.data.judged import load_dataset, with_references  # noqa: E402
 from suites.harness.checks import RANGE, CaseScores  # noqa: E402
 from suites.harness.pairwise import prefers  # noqa: E402
@@ -251,7 +252,8 @@ def main(argv: list[str] | None = None) -> int:
     missing = [c for c in configs if c not in stored["features"]]
     if missing:
         stored["features"].update(compute(stored["pairs"], missing))
-        args.store.write_bytes(pickle.dumps(stored))
+        with replaced_path_when_complete(args.store) as tmp:  # an interrupted run keeps the old store
+            tmp.write_bytes(pickle.dumps(stored))
     data, pairs = stored["data"], stored["pairs"]
     units = {}
     for c in configs:
