@@ -32,6 +32,7 @@ def _academic_corpus(tmp_path: Path) -> Path:
 @pytest.mark.slow
 def test_every_heldout_card_is_current_and_counts_what_the_docs_quote(tmp_path):
     from reports.validity import CURRENT, shipped_validity
+    from suites.harness.spec import available_suites, load_suite
 
     corpus = _academic_corpus(tmp_path)
     assert sum(1 for _ in corpus.open(encoding="utf-8")) > 1000  # the filters of the script, on the seed papers
@@ -40,6 +41,9 @@ def test_every_heldout_card_is_current_and_counts_what_the_docs_quote(tmp_path):
     for card in ("passive", "textfooler", "contractions", "entity"):
         assert any(c == card for c, _ in judged), card
     assert ("adjective", "decrease") in judged
+    bounded = {s.build_perturbation().card_name() for s in map(load_suite, available_suites()) if s.max_texts}
     for (card, expectation), status in judged.items():
         assert status.state == CURRENT, (card, expectation, status.state)
-        assert status.n >= 60 or status.exhausted, (card, expectation, status.n)
+        # (a judged kind's draw stops at its suite's bound on texts tried, as its suite does: 600 of the
+        # corpus's 1,037 sentences, so a card of it may hold fewer than 60; still enough for a figure)
+        assert status.n >= 60 or status.exhausted or card in bounded and status.n >= 30, (card, expectation, status.n)
