@@ -7,7 +7,7 @@ SFHOTEL, SFREST: 11,823 pairs, ~12k distinct texts); beyond that the pairs repea
 " (copy k)" appended to both texts, so every text stays distinct and the bounded caches
 (encoder 4,096 entries, parser 20,000) fill and evict as they would on a large corpus. Each size runs in a fresh process; its peak RSS is the
 child's own ``VmHWM`` (:func:`reports.bench.peak_rss_mb`), read as it exits: ``ru_maxrss`` would carry
-this parent's peak into it.
+this parent's memory at the fork into it.
 """
 
 from __future__ import annotations

@@ -70,10 +70,13 @@ def export(todos: list[Path], out: Path, batch: int, seed: int) -> int:
                                                 if line["card"].startswith(kind)), line["card"])
             items.append({**item, "original": line["text"], "variant": line["variant"]})
     random.Random(seed).shuffle(items)
-    out.mkdir(parents=True, exist_ok=True)
-    for k in range(0, len(items), batch):
-        write_lines(out / f"batch_{k // batch + 1}.jsonl", items[k : k + batch])
-    (out / ".keys.json").write_text(json.dumps(keys), encoding="utf-8")
+    from rome.core.files import output_folder
+
+    names = [f"batch_{k // batch + 1}.jsonl" for k in range(0, len(items), batch)]
+    with output_folder(out, names=[*names, ".keys.json"], inputs=[("a todo card", t) for t in todos]) as folder:
+        for name, k in zip(names, range(0, len(items), batch)):
+            write_lines(folder / name, items[k : k + batch])
+        (folder / ".keys.json").write_text(json.dumps(keys), encoding="utf-8")
     print(f"{len(items)} unlabelled lines from {len(todos)} cards in {-(-len(items) // batch)} batches under {out}",
           file=sys.stderr)
     return 0

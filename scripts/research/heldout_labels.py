@@ -39,7 +39,7 @@ def redact(folder: Path, out: Path) -> int:
     from rome.core.files import OutputKind, safe_output
 
     kind = OutputKind("a file of redacted card labels", frozenset({"card", "text_sha256", "variant_sha256"}))
-    with safe_output(out, kind, flag="--out") as handle:
+    with safe_output(out, kind, flag="--out", inputs=[("a card", p) for p in sorted(folder.glob("*.jsonl"))]) as handle:
         handle.write("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
     print(f"{len(rows)} labels from {folder} -> {out}", file=sys.stderr)
     return 0

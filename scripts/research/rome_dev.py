@@ -165,7 +165,7 @@ def main(argv: list[str] | None = None) -> int:
         data = development_data()
         pairs = all_pairs(data)
         stored = {"data": data, "pairs": pairs, "features": compute_features(pairs)}
-        with replaced_path_when_complete(args.features) as tmp:  # an interrupted run keeps the old store
+        with replaced_path_when_complete(args.features) as tmp:  # an interrupted run leaves no half-written store
             tmp.write_bytes(pickle.dumps(stored))
     data, pairs, features = stored["data"], stored["pairs"], stored["features"]
     if args.grammar:
