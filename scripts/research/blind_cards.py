@@ -74,8 +74,8 @@ def export(todos: list[Path], out: Path, batch: int, seed: int) -> int:
 
     names = [f"batch_{k // batch + 1}.jsonl" for k in range(0, len(items), batch)]
     with output_folder(out, names=[*names, ".keys.json"], inputs=[("a todo card", t) for t in todos]) as folder:
-        for name, k in zip(names, range(0, len(items), batch)):
-            write_lines(folder / name, items[k : k + batch])
+        for k, name in enumerate(names):
+            write_lines(folder / name, items[k * batch : (k + 1) * batch])
         (folder / ".keys.json").write_text(json.dumps(keys), encoding="utf-8")
     print(f"{len(items)} unlabelled lines from {len(todos)} cards in {-(-len(items) // batch)} batches under {out}",
           file=sys.stderr)
@@ -134,7 +134,10 @@ def main(argv: list[str] | None = None) -> int:
     i.add_argument("--from", dest="source", type=Path, required=True)
     args = parser.parse_args(argv)
     if args.command == "export":
-        return export(args.todos, args.out, args.batch, args.seed)
+        try:
+            return export(args.todos, args.out, args.batch, args.seed)
+        except InputError as error:  # the folder writer's refusal: one line, nothing written
+            parser.error(str(error))
     return import_labels(args.todos, args.source)
 
 

@@ -28,10 +28,8 @@ def digest(text: str) -> str:
 
 
 def redact(folder: Path, out: Path) -> int:
-    rows = []
-    for path in sorted(folder.glob("*.jsonl")):
-        if path.name.endswith(".todo.jsonl"):
-            continue
+    rows, cards = [], [p for p in sorted(folder.glob("*.jsonl")) if not p.name.endswith(".todo.jsonl")]
+    for path in cards:
         for line in path.read_text(encoding="utf-8").splitlines():
             obj = json.loads(line)
             rows.append({**{k: obj[k] for k in KEPT if k in obj}, "text_sha256": digest(obj["text"]),
@@ -39,7 +37,7 @@ def redact(folder: Path, out: Path) -> int:
     from rome.core.files import OutputKind, safe_output
 
     kind = OutputKind("a file of redacted card labels", frozenset({"card", "text_sha256", "variant_sha256"}))
-    with safe_output(out, kind, flag="--out", inputs=[("a card", p) for p in sorted(folder.glob("*.jsonl"))]) as handle:
+    with safe_output(out, kind, flag="--out", inputs=[("a card", p) for p in cards]) as handle:
         handle.write("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
     print(f"{len(rows)} labels from {folder} -> {out}", file=sys.stderr)
     return 0
@@ -86,7 +84,12 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
     if args.command == "redact":
-        return redact(args.folder, args.out)
+        from rome.core.errors import InputError
+
+        try:
+            return redact(args.folder, args.out)
+        except InputError as error:  # the writer's refusal: one line, nothing written
+            parser.error(str(error))
     return restore(args.labels, args.data, args.out)
 
 
