@@ -28,7 +28,8 @@ import numpy as np
 from reports import plots
 from reports.challenge import ALL, CONTROL_TEXT, CSV_HEADER, ChallengeResult, paired_comparison
 from reports.stats import holm, wilson_interval
-from reports.tables import Table, fmt, provenance, signed, to_html_page, to_markdown
+from reports.tables import Table, provenance, to_html_page, to_markdown
+from rome.core.numbers import fmt, signed
 
 
 def _accuracy_cell(result: ChallengeResult, category: str, metric: str) -> str:

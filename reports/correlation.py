@@ -29,10 +29,11 @@ from reports.stats import (
     correlate,
 )
 from reports.stats import williams_matrix as williams_for
-from reports.tables import Table, fmt, provenance, write_all
+from reports.tables import Table, provenance, write_all
 from rome.core.cache import ScoreCache
 from rome.core.engine import FitCorpus, ScoringEngine
 from rome.core.errors import InputError, ResourceMissingError
+from rome.core.numbers import fmt
 from rome.core.registry import build_metrics
 from rome.data.judged import JudgedDataset, JudgedItem, with_references
 

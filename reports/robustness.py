@@ -27,10 +27,11 @@ import numpy as np
 
 from reports import plots
 from reports.stats import coefficient, holm, mcnemar_exact, wilson_interval
-from reports.tables import Table, fmt, provenance, signed, write_all
+from reports.tables import Table, provenance, write_all
 from reports.validity import INFORMATIVE, JUDGED_MIN_N, UNMEASURED, VALIDITY_MIN_N, CardStatus
 from rome.core.errors import InputError
 from rome.core.jsonl import load_json_file, read_jsonl
+from rome.core.numbers import fmt, signed
 from rome.core.paths import output_dir
 from suites.harness.outputs import recorded_models
 

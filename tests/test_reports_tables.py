@@ -5,7 +5,8 @@ from __future__ import annotations
 import csv
 import io
 
-from reports.tables import Table, fmt, signed, to_csv, to_html_page, to_latex, to_markdown, write_all
+from reports.tables import Table, to_csv, to_html_page, to_latex, to_markdown, write_all
+from rome.core.numbers import fmt, signed
 
 TABLE = Table("BAGEL ρ & τ", ["metric", "inf ρ"], [["bleu", "0.16* [0.07, 0.25]"], ["a|b_c", "–"]],
               ["Signature bleu: bleu|tok:13a", "variant − original < 5%"], label="t1")

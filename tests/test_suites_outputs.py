@@ -97,6 +97,23 @@ def test_outputs_have_the_documented_format(suite_file, tmp_path):
     assert "| bleu | invariant |" in md and "| chrf | same_text | yes |" in md
 
 
+def test_a_change_that_rounds_to_zero_has_no_sign_in_the_summary(suite_file, tmp_path):
+    """A median change of -0.0001 shows as 0.000 in summary.md: "-0.000" would tell a direction the digits
+    do not."""
+    from rome.core.cache import ScoreCache
+    from suites.harness.outputs import summary_markdown
+
+    run = SuiteRun(load_suite(str(suite_file)), cache=ScoreCache(None))
+    run.run_all()
+    summary = json.loads((write_outputs(run, tmp_path / "out") / "summary.json").read_text())
+    check = summary["checks"]["bleu"]["invariant"]
+    check.update(median_change=-0.0001, median_delta=-0.0001, worst_delta=-0.0004)
+    row = next(line for line in summary_markdown(summary).splitlines() if line.startswith("| bleu | invariant |"))
+    assert "-0.000" not in row and f"| 0.000 {check.get('unit', '')}".rstrip() in row
+    check.update(median_change=-0.02)
+    assert "| -0.020" in summary_markdown(summary)
+
+
 def test_reports_out_env_sets_the_default_folder(suite_file, tmp_path, monkeypatch):
     from rome.core.cache import ScoreCache
 

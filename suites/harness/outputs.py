@@ -47,6 +47,7 @@ from pathlib import Path
 from typing import Any
 
 from rome.core.errors import NotApplicableError
+from rome.core.numbers import fmt, signed
 from rome.core.paths import output_dir
 from rome.core.version import code_version
 from suites.harness.cases import coverage
@@ -185,7 +186,7 @@ def _verdict(passed: bool | None) -> str:
 
 
 def _fmt(value: float | None, digits: int = 3) -> str:
-    return "n/a" if value is None else f"{value:.{digits}f}"
+    return "n/a" if value is None else fmt(value, digits)
 
 
 def summary_markdown(data: dict[str, Any]) -> str:
@@ -216,7 +217,8 @@ def summary_markdown(data: dict[str, Any]) -> str:
     for metric, checks in data["checks"].items():
         for name, c in checks.items():
             rate = "n/a" if c["pass_rate"] is None else f"{c['pass_rate']:.1%}"
-            in_unit = "–" if c.get("median_change") is None else f"{c['median_change']:+.3f} {c.get('unit', '')}"
+            change = c.get("median_change")
+            in_unit = "–" if change is None else f"{signed(change, 3)} {c.get('unit', '')}"
             lines.append(f"| {metric} | {name} | {_verdict(c['passed'])} | {rate} | {c['n']} | {in_unit} | "
                          f"{_fmt(c.get('median_delta'))} | {_fmt(c['worst_delta'])} | "
                          f"{judged_cell((judged.get(metric) or {}).get(name))} | "
