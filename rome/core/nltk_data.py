@@ -121,13 +121,23 @@ def register() -> Path:
 @functools.lru_cache(maxsize=1)
 def wordnet():
     """A WordNet 3.0 reader over the offline copy, built as ``nltk.corpus.wordnet`` is (a lazy multilingual
-    reader it never loads here) but of its own: ``nltk.corpus.wordnet`` is left as it is."""
+    reader it never loads here) but of its own: ``nltk.corpus.wordnet`` is left as it is.
+
+    NLTK's reader maps its synsets onto those of the ``wordnet`` corpus as it is built (for the multilingual
+    lookups), and it takes the version it reads ("3.0") for a different one from that corpus's name, so it
+    reads ``index.sense`` twice to build an identity map: about half of the reader's load time. The corpus
+    *is* this copy of WordNet 3.0 and the multilingual data is never read here, so this reader skips the map,
+    as NLTK does when the versions match."""
     from nltk.corpus.reader import CorpusReader
     from nltk.corpus.reader.wordnet import WordNetCorpusReader
     from nltk.corpus.util import LazyCorpusLoader
 
+    class WordNet30Reader(WordNetCorpusReader):
+        def map_wn(self, version: str = "wordnet") -> None:
+            return None
+
     multilingual = LazyCorpusLoader("omw-2.0", CorpusReader, r".*/wn-data-.*\.tab", encoding="utf8")
-    return WordNetCorpusReader(str(register() / "corpora" / "wordnet"), multilingual)
+    return WordNet30Reader(str(register() / "corpora" / "wordnet"), multilingual)
 
 
 if __name__ == "__main__":  # ``python -m rome.core.nltk_data``: prepare the data dir (set-up step)
