@@ -34,7 +34,8 @@ GENRES = {"dialogue": "dialogue-system turns about restaurants and hotels (token
           "news": "news sentences (machine-translated into English)",
           "webnlg": "encyclopedic data-to-text sentences (WebNLG)",
           "wmt21_pairs": "news sentences (professional translations into English)",
-          "academic": "academic prose"}
+          "academic": "academic prose",
+          "flores": "encyclopedic, travel-guide and how-to sentences (Wikinews, Wikivoyage, Wikibooks)"}
 #: the damage a decrease kind promises (the rubric's "intended")
 PROMISES = {"random_word": "some content words replaced by the token AAA",
             "repetition": "a word or phrase of the sentence repeated",

@@ -1,9 +1,9 @@
-"""The held-out validity cards (academic prose, docs/validity.md) stay judged on the code that runs.
+"""The held-out validity cards (academic prose and FLORES, docs/validity.md) stay judged on the code that runs.
 
-The three shipped corpora's cards are guarded by tests/test_reports_validity.py; the held-out genre's
+The three shipped corpora's cards are guarded by tests/test_reports_validity.py; the held-out genres'
 cards are the evidence that the constraints generalise, so they get the same guard: a perturbation change
 that alters their variants leaves lines to judge here (STALE), and a reader must judge those (``rome validity
---draw SUITE --cards docs/heldout-cards --data academic.jsonl``) before the docs may quote them.
+--draw SUITE --cards docs/heldout-cards --data CORPUS.jsonl``) before the docs may quote them.
 """
 
 from __future__ import annotations
@@ -18,20 +18,29 @@ ROOT = Path(__file__).resolve().parents[3]
 CARDS = ROOT / "docs" / "heldout-cards"
 
 
-def _academic_corpus(tmp_path: Path) -> Path:
-    module = load_script("academic_texts")
-    if not (module.DEFAULT_SHARED / "seeds").is_dir():
-        # run on demand (pytest scripts/research/tests): asking for this check without the seed papers is an
-        # error, never a silent pass
-        pytest.fail(f"{module.DEFAULT_SHARED / 'seeds'} absent: this check needs the seed papers (development "
-                    "material beside the checkout, not shipped)", pytrace=False)
-    out = tmp_path / "academic.jsonl"
+def _corpus(tmp_path: Path, script: str, name: str, source: Path) -> Path:
+    """The held-out corpus ``name`` built by ``scripts/research/<script>.py`` from development material."""
+    module = load_script(script)
+    if not source(module).exists():
+        # run on demand (pytest scripts/research/tests): asking for this check without the development material
+        # is an error, never a silent pass
+        pytest.fail(f"{source(module)} absent: this check needs development material beside the checkout (not "
+                    "shipped)", pytrace=False)
+    out = tmp_path / f"{name}.jsonl"
     assert module.main(["--out", str(out)]) == 0
     return out
 
 
-def _lines(card: str) -> list[dict]:
-    path = CARDS / "academic" / f"{card}.jsonl"
+def _academic_corpus(tmp_path: Path) -> Path:
+    return _corpus(tmp_path, "academic_texts", "academic", lambda module: module.DEFAULT_SHARED / "seeds")
+
+
+def _flores_corpus(tmp_path: Path) -> Path:
+    return _corpus(tmp_path, "flores_texts", "flores", lambda module: module.DEFAULT_DEMETR / module.SOURCE_FILE)
+
+
+def _lines(card: str, corpus: str = "academic") -> list[dict]:
+    path = CARDS / corpus / f"{card}.jsonl"
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
@@ -60,3 +69,23 @@ def test_every_heldout_card_is_current_and_counts_what_the_docs_quote(tmp_path):
     for card, expectation in (("textfooler", "invariant"), ("adjective", "decrease"), ("adjective", "invariant")):
         status = judged[(card, expectation)]
         assert f"{status.valid} of {status.n}" in docs, (card, expectation, status.valid, status.n)  # as quoted
+
+
+@pytest.mark.slow
+def test_the_flores_cards_are_current_and_count_what_the_docs_quote(tmp_path):
+    from reports.validity import CURRENT, shipped_validity
+
+    corpus = _flores_corpus(tmp_path)
+    assert sum(1 for _ in corpus.open(encoding="utf-8")) == 500  # DEMETR's FLORES half, each sentence once
+    rows = shipped_validity(CARDS, [str(corpus)])
+    judged = {(card, status.expectation): status for _, _, card, status in rows if status.n}
+    assert {("textfooler", "invariant"), ("adjective", "decrease"), ("passive", "invariant")} <= set(judged)
+    for (card, expectation), status in judged.items():
+        assert status.state == CURRENT, (card, expectation, status.state)
+        # each card asked for 60 lines; the corpus (500 texts, under every judged suite's bound) gave what it had
+        assert min(line["n"] for line in _lines(card, "flores")) >= 60, card
+        assert status.n >= 60 or status.exhausted, (card, expectation, status.n)
+    docs = (ROOT / "docs" / "perturbations.md").read_text(encoding="utf-8")
+    for key in (("textfooler", "invariant"), ("adjective", "decrease"), ("passive", "invariant")):
+        status = judged[key]
+        assert f"{status.valid} of {status.n}" in docs, (*key, status.valid, status.n)  # as quoted
