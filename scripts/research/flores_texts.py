@@ -1,13 +1,14 @@
 """The English FLORES sentences of DEMETR, as a JSONL corpus for a held-out validity check.
 
-    python scripts/research/flores_texts.py --out flores.jsonl [--demetr ../shared/data/demetr]
+    python scripts/research/flores_texts.py --out flores.jsonl [--demetr DIR]
     rome validity --cards docs/heldout-cards --draw passive_form --data flores.jsonl
 
 DEMETR (Karpinska et al. 2022, MIT licence) pairs each of its 1,000 source sentences with a human English
 translation (``eng_sent``); half come from FLORES-101 (Wikinews, Wikivoyage and Wikibooks: encyclopedic,
 travel-guide and how-to prose), half from WMT news. The FLORES half is a genre no perturbation rule,
 threshold or judge weight was written from or fitted on (the news corpus and WMT 2021 cover news), so a
-card drawn on it after the rules were frozen is an independent figure. Each sentence is both
+card drawn on it after the rules were frozen is an independent figure. DEMETR ships with the package (a
+challenge set for the metrics; no perturbation reads it), so the corpus needs no side folder. Each sentence is both
 ``reference`` and ``original`` (only the original is perturbed for a card); the same sentence appears in
 every DEMETR file, and it is taken once, in the order of the items' ids.
 """
@@ -18,8 +19,6 @@ import argparse
 import json
 from pathlib import Path
 
-#: the project's development material (not part of the package): beside the checkout
-DEFAULT_DEMETR = Path(__file__).resolve().parents[3] / "shared" / "data" / "demetr"
 #: the DEMETR file read (every file holds the same ``eng_sent`` per id; this one is a control, never perturbed)
 SOURCE_FILE = "base_id35_reference.json"
 
@@ -37,13 +36,16 @@ def flores_sentences(demetr: Path) -> list[tuple[int, str]]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, required=True)
-    parser.add_argument("--demetr", type=Path, default=DEFAULT_DEMETR,
-                        help="the folder of DEMETR's JSON files (default: ../shared/data/demetr)")
+    parser.add_argument("--demetr", type=Path, default=None,
+                        help="the folder of DEMETR's JSON files (default: the copy the package ships)")
     args = parser.parse_args(argv)
-    if not (args.demetr / SOURCE_FILE).is_file():
-        parser.error(f"{args.demetr / SOURCE_FILE}: no such file (DEMETR is development material, not shipped)")
     from rome.core.errors import InputError
     from rome.core.files import OutputKind, safe_output
+    from rome.data.challenge import demetr_dir
+
+    args.demetr = args.demetr or demetr_dir()
+    if not (args.demetr / SOURCE_FILE).is_file():
+        parser.error(f"{args.demetr / SOURCE_FILE}: no such file (a folder of DEMETR's JSON files)")
 
     found = flores_sentences(args.demetr)
     kind = OutputKind("a corpus of FLORES sentences", frozenset({"id", "reference", "original"}))
