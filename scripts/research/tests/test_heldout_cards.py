@@ -18,22 +18,16 @@ ROOT = Path(__file__).resolve().parents[3]
 CARDS = ROOT / "docs" / "heldout-cards"
 
 
-def _corpus(tmp_path: Path, script: str, name: str, source: Path) -> Path:
-    """The held-out corpus ``name`` built by ``scripts/research/<script>.py`` from development material
-(``source``: where the script reads it)."""
-    module = load_script(script)
-    if not source(module).exists():
-        # run on demand (pytest scripts/research/tests): asking for this check without the development material
-        # is an error, never a silent pass
-        pytest.fail(f"{source(module)} absent: this check needs development material beside the checkout (not "
-                    "shipped)", pytrace=False)
-    out = tmp_path / f"{name}.jsonl"
+def _academic_corpus(tmp_path: Path) -> Path:
+    module = load_script("academic_texts")
+    if not (module.DEFAULT_SHARED / "seeds").is_dir():
+        # run on demand (pytest scripts/research/tests): asking for this check without the seed papers is an
+        # error, never a silent pass
+        pytest.fail(f"{module.DEFAULT_SHARED / 'seeds'} absent: this check needs the seed papers (development "
+                    "material beside the checkout, not shipped)", pytrace=False)
+    out = tmp_path / "academic.jsonl"
     assert module.main(["--out", str(out)]) == 0
     return out
-
-
-def _academic_corpus(tmp_path: Path) -> Path:
-    return _corpus(tmp_path, "academic_texts", "academic", lambda module: module.DEFAULT_SHARED / "seeds")
 
 
 def _flores_corpus(tmp_path: Path) -> Path:
