@@ -15,9 +15,10 @@ words, no formulas, links, brackets or percentages.
 from __future__ import annotations
 
 import argparse
-import json
 import re
 from pathlib import Path
+
+from corpus_files import write_sentence_corpus
 
 MIN_WORDS, MAX_WORDS = 8, 35
 ALPHABETIC_SHARE = 0.85
@@ -56,16 +57,8 @@ def main(argv: list[str] | None = None) -> int:
     for path in sorted(seeds.glob("*.txt")):
         for sentence in sentences(path.read_text(encoding="utf-8")):
             seen.setdefault(sentence)
-    from rome.core.errors import InputError
-    from rome.core.files import OutputKind, safe_output
-
-    kind = OutputKind("a corpus of academic sentences", frozenset({"id", "reference", "original"}))
-    try:
-        with safe_output(args.out, kind, flag="--out") as handle:
-            for i, sentence in enumerate(seen):
-                handle.write(json.dumps({"id": f"academic-{i}", "reference": sentence, "original": sentence}) + "\n")
-    except InputError as error:  # the writer's refusal (a file that is not this script's output): one line
-        parser.error(str(error))
+    write_sentence_corpus(parser, args.out, "academic sentences",
+                          ((f"academic-{i}", sentence) for i, sentence in enumerate(seen)))
     print(f"{len(seen)} sentences -> {args.out}")
     return 0
 

@@ -19,6 +19,8 @@ import argparse
 import json
 from pathlib import Path
 
+from corpus_files import write_sentence_corpus
+
 #: the DEMETR file read (every file holds the same ``eng_sent`` per id; this one is a control, never perturbed)
 SOURCE_FILE = "base_id35_reference.json"
 
@@ -39,8 +41,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--demetr", type=Path, default=None,
                         help="the folder of DEMETR's JSON files (default: the copy the package ships)")
     args = parser.parse_args(argv)
-    from rome.core.errors import InputError
-    from rome.core.files import OutputKind, safe_output
     from rome.data.challenge import demetr_dir
 
     args.demetr = args.demetr or demetr_dir()
@@ -48,13 +48,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"{args.demetr / SOURCE_FILE}: no such file (a folder of DEMETR's JSON files)")
 
     found = flores_sentences(args.demetr)
-    kind = OutputKind("a corpus of FLORES sentences", frozenset({"id", "reference", "original"}))
-    try:
-        with safe_output(args.out, kind, flag="--out") as handle:
-            for i, sentence in found:
-                handle.write(json.dumps({"id": f"flores-{i}", "reference": sentence, "original": sentence}) + "\n")
-    except InputError as error:  # the writer's refusal (a file that is not this script's output): one line
-        parser.error(str(error))
+    write_sentence_corpus(parser, args.out, "FLORES sentences", ((f"flores-{i}", sentence) for i, sentence in found))
     print(f"{len(found)} sentences -> {args.out}")
     return 0
 
