@@ -41,6 +41,12 @@ def _lines(card: str, corpus: str = "academic") -> list[dict]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
+def _card_lines(judged: dict, card: str) -> int:
+    """The lines a card's draw reproduced, of every expectation (a draw asks for ``n`` lines of the card, not of
+    each expectation: the adjective's synonyms and antonyms share its 60)."""
+    return sum(status.n for (name, _), status in judged.items() if name == card)
+
+
 @pytest.mark.slow
 def test_every_heldout_card_is_current_and_counts_what_the_docs_quote(tmp_path):
     from reports.validity import CURRENT, shipped_validity
@@ -61,7 +67,7 @@ def test_every_heldout_card_is_current_and_counts_what_the_docs_quote(tmp_path):
         # every card asked for 60 lines; a judged kind's draw stops at its suite's bound on texts tried (600 of
         # the corpus's sentences), as its suite does, so its card holds what the suite's own run meets
         assert min(line["n"] for line in _lines(card)) >= 60, card
-        assert status.n >= 60 or status.exhausted or card in bounded, (card, expectation, status.n)
+        assert _card_lines(judged, card) >= 60 or status.exhausted or card in bounded, (card, expectation, status.n)
     docs = (ROOT / "docs" / "perturbations.md").read_text(encoding="utf-8")
     for card, expectation in (("textfooler", "invariant"), ("adjective", "decrease"), ("adjective", "invariant")):
         status = judged[(card, expectation)]
@@ -79,9 +85,10 @@ def test_the_flores_cards_are_current_and_count_what_the_docs_quote(tmp_path):
     assert {("textfooler", "invariant"), ("adjective", "decrease"), ("passive", "invariant")} <= set(judged)
     for (card, expectation), status in judged.items():
         assert status.state == CURRENT, (card, expectation, status.state)
-        # each card asked for 60 lines; the corpus (500 texts, under every judged suite's bound) gave what it had
+        # each card asked for 60 lines, of all its expectations together; the corpus (500 texts, under every judged
+        # suite's bound) gave what it had
         assert min(line["n"] for line in _lines(card, "flores")) >= 60, card
-        assert status.n >= 60 or status.exhausted, (card, expectation, status.n)
+        assert _card_lines(judged, card) >= 60 or status.exhausted, (card, expectation, status.n)
     docs = (ROOT / "docs" / "perturbations.md").read_text(encoding="utf-8")
     for key in (("textfooler", "invariant"), ("adjective", "decrease"), ("passive", "invariant")):
         status = judged[key]
