@@ -3,6 +3,8 @@
     python scripts/research/bench_perturbations.py --kind textfooler --data news --texts 3000
     python scripts/research/bench_perturbations.py --kind adjective --data ../shared/data/wmt21/wmt21_pairs.jsonl
     python scripts/research/bench_perturbations.py --kind textfooler --data news --texts 200   # the judged kinds
+    python scripts/research/bench_perturbations.py --kind textfooler --data news --texts 300 \
+        --option min_sense_share=0 --cases probe.jsonl       # a setting probed, its cases kept for reading
 
 Builds the cases the way a suite does (:func:`suites.harness.cases.build_cases`: the data's seeded
 order, batched parsing, one seeded generator per text) over the first ``--texts`` pairs of ``--data``
@@ -56,6 +58,34 @@ class FirstTexts:
         return {**self.source.describe(), "first": self.n}
 
 
+def _option(text: str) -> tuple[str, Any]:
+    """``NAME=JSON`` as (name, value); a value that is not JSON is taken as a string."""
+    name, sep, value = text.partition("=")
+    if not sep or not name:
+        raise ValueError(f"--option {text!r}: expected NAME=VALUE")
+    try:
+        return name, json.loads(value)
+    except json.JSONDecodeError:
+        return name, value
+
+
+def cases_kind():
+    """What ``--cases`` writes, so that a file already there is replaced only when it is such a file."""
+    from rome.core.files import OutputKind
+
+    return OutputKind("a file of bench_perturbations cases", frozenset({"source_id", "original", "variant", "p_valid"}))
+
+
+def write_cases(path: Path, cases: list) -> None:
+    """Every case as one JSON line, through the project's writer (it replaces only its own output)."""
+    from rome.core.files import safe_output
+
+    with safe_output(path, cases_kind(), flag="--cases") as handle:
+        for c in cases:
+            handle.write(json.dumps({"source_id": c.source_id, "expectation": c.expectation, "original": c.original,
+                                     "variant": c.variant, "p_valid": c.p_valid}, ensure_ascii=False) + "\n")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--kind", required=True, help="a registered perturbation kind (textfooler, adjective, passive, ...)")
@@ -63,18 +93,28 @@ def main() -> None:
     ap.add_argument("--texts", type=int, default=3000)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--cache", type=Path, default=None, help="case cache file (default: a fresh temporary one)")
+    ap.add_argument("--option", action="append", default=[], metavar="NAME=JSON",
+                    help="an option of the perturbation, its value as JSON (e.g. min_sense_share=0): a probe of a "
+                         "setting, compared with the default's run")
+    ap.add_argument("--cases", type=Path, default=None,
+                    help="also write every case (source id, original, variant, p_valid) to this JSONL, e.g. for a blind "
+                         "reading (scripts/research/blind_cards.py)")
     args = ap.parse_args()
 
     from rome.core.cache import ScoreCache
     from rome.core.errors import InputError
+    from rome.core.files import check_output
     from suites.harness import Invariant, Perturb, Suite
     from suites.harness.cases import build_cases, coverage, edit_key
     from suites.harness.data import resolve_data
 
     try:
+        options = dict(_option(text) for text in args.option)
         data = FirstTexts(resolve_data(args.data), args.texts)
-        perturbation = Perturb(args.kind).build()
-    except (InputError, ValueError, KeyError) as exc:
+        perturbation = Perturb(args.kind, options).build()
+        if args.cases is not None:  # refused before the run, not after it
+            check_output(args.cases, cases_kind(), flag="--cases")
+    except (InputError, ValueError, KeyError, TypeError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         raise SystemExit(2) from None
     suite = Suite(name=f"bench_{args.kind}", data=data, perturbation=perturbation, n=None, seed=args.seed,
@@ -88,8 +128,14 @@ def main() -> None:
             cases, stats = build_cases(suite, n, cache=cache, perturbation=perturbation)
             runs.append((time.perf_counter() - started, stats.from_cache))
     first = cases[:SUITE_CASES]
+    if args.cases is not None:
+        try:
+            write_cases(args.cases, cases)
+        except InputError as exc:  # a file that is not this script's output: one line, exit 2
+            print(f"error: {exc}", file=sys.stderr)
+            raise SystemExit(2) from None
     report = {
-        "kind": args.kind, "data": args.data, "texts": stats.texts_tried, "seed": args.seed,
+        "kind": args.kind, "options": options, "data": args.data, "texts": stats.texts_tried, "seed": args.seed,
         "seconds": round(runs[0][0], 1), "seconds_per_1000_texts": round(1000 * runs[0][0] / max(1, stats.texts_tried), 1),
         "seconds_per_text_tried": round(runs[0][0] / max(1, stats.texts_tried), 3),
         "seconds_per_case_kept": round(runs[0][0] / len(cases), 2) if cases else None,

@@ -23,23 +23,26 @@ sys.path.insert(0, str(ROOT))
 LABELS = Path(__file__).resolve().parent / "data" / "judged_kinds_blind.jsonl"
 
 
-def table(rows: list[dict]) -> list[str]:
+def table(rows: list[dict], by: str | None = None) -> list[str]:
+    """The table, a row per kind and corpus (and per value of the rows' field ``by``, when given)."""
     from reports.stats import wilson_interval
 
-    groups: dict[tuple[str, str], list[dict]] = defaultdict(list)
+    groups: dict[tuple[str, ...], list[dict]] = defaultdict(list)
     for row in rows:
-        groups[row["kind"], row["corpus"]].append(row)
-        groups[row["kind"], "all"].append(row)
-    out = ["| kind | corpus | lines | reader 1 valid | reader 2 valid | both valid [Wilson 95 %] | agree | "
-           "mean p_valid (estimate) | estimate − both |", "|---|---|---|---|---|---|---|---|---|"]
-    for (kind, corpus), members in sorted(groups.items()):
+        extra = (str(row.get(by, "")),) if by else ()
+        groups[(row["kind"], row["corpus"], *extra)].append(row)
+        groups[(row["kind"], "all", *extra)].append(row)
+    column = f" {by} |" if by else ""
+    out = [f"| kind | corpus |{column} lines | reader 1 valid | reader 2 valid | both valid [Wilson 95 %] | agree | "
+           "mean p_valid (estimate) | estimate − both |", "|---|---|" + ("---|" if by else "") + "---|---|---|---|---|---|---|"]
+    for (kind, corpus, *extra), members in sorted(groups.items()):
         n = len(members)
         valid = [sum(r["labels"][k] == "valid" for r in members) for k in (0, 1)]
         both = sum(all(label == "valid" for label in r["labels"]) for r in members)
         low, high = wilson_interval(both, n)
         agree = sum((r["labels"][0] == "valid") == (r["labels"][1] == "valid") for r in members)
         estimate = sum(r["p_valid"] for r in members) / n
-        out.append(f"| {kind} | {corpus} | {n} | {valid[0]} | {valid[1]} | {both} ({both / n:.0%}) "
+        out.append(f"| {kind} | {corpus} |{''.join(f' {e} |' for e in extra)} {n} | {valid[0]} | {valid[1]} | {both} ({both / n:.0%}) "
                    f"[{low:.0%}, {high:.0%}] | {agree}/{n} | {estimate:.2f} | {estimate - both / n:+.2f} |")
     return out
 
@@ -47,9 +50,11 @@ def table(rows: list[dict]) -> list[str]:
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--labels", type=Path, default=LABELS)
+    ap.add_argument("--by", default=None, help="a field of the label rows to split each kind and corpus by "
+                                               "(data/sense_share_probe.jsonl: setting)")
     args = ap.parse_args(argv)
     rows = [json.loads(x) for x in args.labels.read_text(encoding="utf-8").splitlines() if x.strip()]
-    print("\n".join(table(rows)))
+    print("\n".join(table(rows, args.by)))
 
 
 if __name__ == "__main__":
