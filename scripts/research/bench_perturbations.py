@@ -97,8 +97,8 @@ def main() -> None:
                     help="an option of the perturbation, its value as JSON (e.g. min_sense_share=0): a probe of a "
                          "setting, compared with the default's run")
     ap.add_argument("--cases", type=Path, default=None,
-                    help="also write every case (source id, original, variant, p_valid) to this JSONL, e.g. for a blind "
-                         "reading (scripts/research/blind_cards.py)")
+                    help="also write every case (source id, expectation, original, variant, p_valid) to this JSONL, e.g. "
+                         "to have them read blind (their labels then go where judged_kinds_blind.py reads them)")
     args = ap.parse_args()
 
     from rome.core.cache import ScoreCache

@@ -51,7 +51,7 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--labels", type=Path, default=LABELS)
     ap.add_argument("--by", default=None, help="a field of the label rows to split each kind and corpus by "
-                                               "(data/sense_share_probe.jsonl: setting)")
+                                               "(data/sense_share_probe.jsonl: also_default)")
     args = ap.parse_args(argv)
     rows = [json.loads(x) for x in args.labels.read_text(encoding="utf-8").splitlines() if x.strip()]
     print("\n".join(table(rows, args.by)))
