@@ -16,19 +16,16 @@ FIELDS = frozenset({"id", "reference", "original"})
 
 
 def write_sentence_corpus(parser: argparse.ArgumentParser, out: Path, what: str,
-                          rows: Iterable[tuple[str, str]]) -> int:
-    """Write ``(id, sentence)`` rows to ``out`` as a corpus of ``what`` (e.g. "FLORES sentences"); the number
-    written. A file at ``out`` that is not such a corpus ends the script through ``parser.error``."""
+                          rows: Iterable[tuple[str, str]]) -> None:
+    """Write ``(id, sentence)`` rows to ``out`` as a corpus of ``what`` (e.g. "FLORES sentences"). A file at
+    ``out`` that is not such a corpus ends the script through ``parser.error``."""
     from rome.core.errors import InputError
     from rome.core.files import OutputKind, safe_output
 
     kind = OutputKind(f"a corpus of {what}", FIELDS)
-    written = 0
     try:
         with safe_output(out, kind, flag="--out") as handle:
             for row_id, sentence in rows:
                 handle.write(json.dumps({"id": row_id, "reference": sentence, "original": sentence}) + "\n")
-                written += 1
     except InputError as error:
         parser.error(str(error))
-    return written
