@@ -32,9 +32,9 @@ def table(rows: list[dict], by: str | None = None) -> list[str]:
         extra = (str(row.get(by, "")),) if by else ()
         groups[(row["kind"], row["corpus"], *extra)].append(row)
         groups[(row["kind"], "all", *extra)].append(row)
-    column = f" {by} |" if by else ""
-    out = [f"| kind | corpus |{column} lines | reader 1 valid | reader 2 valid | both valid [Wilson 95 %] | agree | "
-           "mean p_valid (estimate) | estimate − both |", "|---|---|" + ("---|" if by else "") + "---|---|---|---|---|---|---|"]
+    header = ["kind", "corpus", *([by] if by else []), "lines", "reader 1 valid", "reader 2 valid",
+              "both valid [Wilson 95 %]", "agree", "mean p_valid (estimate)", "estimate − both"]
+    out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for (kind, corpus, *extra), members in sorted(groups.items()):
         n = len(members)
         valid = [sum(r["labels"][k] == "valid" for r in members) for k in (0, 1)]
