@@ -76,7 +76,7 @@ SWAPPABLE_POS = frozenset({"NOUN", "VERB", "ADJ"})
 #: has 47) are archaic or technical and seldom fit
 MAX_CANDIDATES = 20
 #: words ranked per text at most, in the seeded order (TextAttack's query budget): bounds the cost of a
-#: long text (one small pass of the judge's language model per word)
+#: long text (one row per word in the batched pass of the judge's language model)
 MAX_WORDS = 12
 
 
