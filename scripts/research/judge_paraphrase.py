@@ -17,8 +17,8 @@ The probe file holds hashes only (WMT 2021 may not be redistributed): the texts 
 files of the runs that made them::
 
     python scripts/research/bench_perturbations.py --kind textfooler --data news --texts 300 \\
-        --option min_sense_share=0 --cases news.jsonl          # likewise WMT 2021 (300), FLORES (500)
-    python scripts/research/judge_paraphrase.py --cases news.jsonl wmt.jsonl flores.jsonl
+        --option min_sense_share=0 --cases news_cases.jsonl    # likewise WMT 2021 (300), FLORES (500)
+    python scripts/research/judge_paraphrase.py --cases news_cases.jsonl wmt_cases.jsonl flores_cases.jsonl
 
 Nothing here changes the judge; it measures whether wiring the reading in is worth it.
 """
