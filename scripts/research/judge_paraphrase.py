@@ -26,7 +26,6 @@ Nothing here changes the judge; it measures whether wiring the reading in is wor
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import sys
 from pathlib import Path
@@ -35,16 +34,15 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from heldout_labels import digest  # noqa: E402  (the hashes the probe's label file was written with)
+from judge_train import auc as trainer_auc  # noqa: E402
+
 HERE = Path(__file__).resolve().parent
 ROWS = HERE / "data" / "judge_features.json"
 PROBE = HERE / "data" / "sense_share_probe.jsonl"
 #: the paraphrase cue between the original and the variant's left context
 CUE = "\nIn other words, "
 NEW_COLUMNS = ("para_new", "para_gap")
-
-
-def digest(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 class Paraphrase:
@@ -79,9 +77,9 @@ class Paraphrase:
 
 
 def auc(p: np.ndarray, y: np.ndarray) -> float | None:
-    from sklearn.metrics import roc_auc_score
-
-    return round(float(roc_auc_score(y, p)), 3) if 0 < y.sum() < len(y) else None
+    """The trainer's AUC (None with one class only), to three decimals for the report."""
+    value = trainer_auc(p, y)
+    return None if value is None else round(value, 3)
 
 
 def probe_lines(case_files: list[Path]) -> list[dict]:
