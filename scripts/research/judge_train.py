@@ -92,9 +92,10 @@ class FeatureCache:
 
     @staticmethod
     def key(lexical: bool, text: str, variant: str) -> str:
-        """Model, window, texts, and the sentence model's feature names (rows of other features never match)."""
-        names = [] if lexical else [list(SENTENCE)]
-        return json.dumps([GGUF_SHA256[:16], WINDOW if lexical else None, lexical, text, variant, *names])
+        """Model, window, texts, and the model's feature names (rows of other features never match: a cache
+        written by code with another feature list is recomputed, not read at the wrong width)."""
+        return json.dumps([GGUF_SHA256[:16], WINDOW if lexical else None, lexical, text, variant,
+                           list(LEXICAL if lexical else SENTENCE)])
 
     def features(self, examples: list[D.LabelledPair], lexical: bool, progress: bool = True) -> np.ndarray:
         from perturbations.judge.features import compute
