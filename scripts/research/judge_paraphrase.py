@@ -114,6 +114,9 @@ def main() -> None:
                     help="case files of bench_perturbations.py runs that made the probe's lines")
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
+    missing = [str(path) for path in args.cases if not path.is_file()]
+    if missing:
+        ap.error(f"--cases: no such file: {missing[0]}")
 
     from perturbations.judge import load_weights
     from perturbations.judge.features import compute

@@ -41,8 +41,13 @@ def main() -> None:
     ap.add_argument("--texts", type=int, default=300)
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
+    from rome.core.errors import InputError
+
     for data in args.data:
-        print(json.dumps(supply(data, args.texts, args.seed)))
+        try:
+            print(json.dumps(supply(data, args.texts, args.seed)))
+        except InputError as error:  # an unknown corpus or a bad file: one line, exit 2
+            ap.error(str(error))
 
 
 if __name__ == "__main__":
