@@ -52,7 +52,7 @@ from perturbations.constraints import (
     ProtectedWords,
     SenseShare,
 )
-from perturbations.judged import candidate_edits, choose, judge_description
+from perturbations.judged import JUDGED_WORDS, candidate_edits, choose, judge_description
 from perturbations.language import senses
 from perturbations.language.casing import match_case
 from perturbations.language.inflection import inflect
@@ -113,16 +113,22 @@ def structure_constraints() -> list[CandidateConstraint]:
 class TextFoolerSwap(Perturbation):
     """Swap up to ``n_words`` content words for the WordNet synonyms the judge accepts and likes best
     (``invariant``). ``min_sense_share``: the least share of the word's uses in the senses a synonym shares
-    (:class:`~perturbations.constraints.SenseShare`, a cheap filter before the judge)."""
+    (:class:`~perturbations.constraints.SenseShare`, a cheap filter before the judge); ``judged_words``: how
+    many of the best-ranked words' best candidates the judge reads in full (a probe of coverage; each is one
+    sentence pass)."""
 
     kind = "textfooler"
     parses = True
 
     def __init__(self, n_words: int = 2, min_sense_share: float = MIN_SENSE_SHARE,
-                 max_candidates: int = MAX_CANDIDATES, max_words: int | None = MAX_WORDS) -> None:
+                 max_candidates: int = MAX_CANDIDATES, max_words: int | None = MAX_WORDS,
+                 judged_words: int = JUDGED_WORDS) -> None:
         if n_words < 1:
             raise ValueError("n_words must be at least 1")
+        if judged_words < 1:
+            raise ValueError("judged_words must be at least 1")
         self.n_words = n_words
+        self.judged_words = judged_words
         self.max_words = max_words
         self.transformation = WordSwapWordNet(max_candidates)
         self.word_constraints = [ProtectedWords(), FunctionWords(), ContentWords(SWAPPABLE_POS), ClearUse(),
@@ -134,7 +140,7 @@ class TextFoolerSwap(Perturbation):
                 "candidates": {"senses": "all", "max": self.transformation.max_candidates, "order": "wordfreq"},
                 "search": {"order": "seeded random", "max_words": self.max_words, "pick": "best judged",
                            "neighbours": "never both swapped"},
-                "judge": judge_description(self.kind),
+                "judge": {**judge_description(self.kind), "judged_words": self.judged_words},
                 "constraints": describe_constraints(self.word_constraints + self.constraints)}
 
     def allowed(self, parsed: ParsedText) -> set[int]:
@@ -156,7 +162,7 @@ class TextFoolerSwap(Perturbation):
         rng.shuffle(order)
         if self.max_words is not None:
             order = order[: self.max_words]
-        choice = choose(self.kind, parsed, self.proposals(parsed, sorted(order)), self.n_words)
+        choice = choose(self.kind, parsed, self.proposals(parsed, sorted(order)), self.n_words, self.judged_words)
         if choice is None:
             return Result.skip(text, "no content word with a WordNet synonym the judge accepts in its context "
                                      "(names, numbers and multi-word units kept)")
