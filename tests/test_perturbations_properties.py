@@ -16,12 +16,14 @@ from require_extras import missing
 from perturbations.base import Result, apply_edits
 from perturbations.registry import available_perturbations, build_perturbation
 from rome.core.errors import ResourceMissingError
-from suites.harness.strategies import EDGE_TEXTS, arbitrary_texts, seeds, shipped_sentences
+from suites.harness.strategies import EDGE_TEXTS, arbitrary_texts, long_text, seeds, shipped_sentences
 
 PART_A = ("passive", "adjective", "repetition")
-#: hypothesis examples per kind: part A is cheap but the adjective reads long texts with the judge (seconds
-#: each); part B kinds (textattack, checklist) get fewer
+#: hypothesis examples per kind: part A is cheap; part B kinds (textattack, checklist) get fewer
 EXAMPLES = {kind: 40 for kind in PART_A} | {"adjective": 12}
+#: kinds that read every allowed word with the judge's language model (seconds per long text): Hypothesis
+#: draws them short texts only, and one fixed long text is checked on its own (test_a_long_text_never_raises)
+LM_KINDS = ("adjective",)
 #: TextFooler costs seconds per text (encoder + greedy search; 8 long texts took 245 s here), so it
 #: gets only a few short hostile texts in this file; its own tests cover it further
 SLOW_KINDS = ("textfooler",)
@@ -68,11 +70,18 @@ def test_arbitrary_text_never_raises(kind):
 
     @settings(max_examples=EXAMPLES.get(kind, 25), deadline=None,
               suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-    @given(text=arbitrary_texts(), seed=seeds())
+    @given(text=arbitrary_texts(long=kind not in LM_KINDS), seed=seeds())
     def run(text, seed):
         check_result(p.apply(text, seed), text)
 
     run()
+
+
+@pytest.mark.parametrize("kind", LM_KINDS)
+def test_a_long_text_never_raises(kind):
+    text = long_text()
+    assert len(text.split()) > 300
+    check_result(perturbation(kind).apply(text, 0), text)
 
 
 @pytest.mark.parametrize("kind", FAST_KINDS)

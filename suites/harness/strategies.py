@@ -43,11 +43,19 @@ def seeds() -> st.SearchStrategy[int]:
     return st.integers(min_value=0, max_value=2**32 - 1)
 
 
-def arbitrary_texts() -> st.SearchStrategy[str]:
-    """Empty, whitespace, punctuation only, any Unicode, very long, and shipped sentences glued together."""
+def arbitrary_texts(long: bool = True) -> st.SearchStrategy[str]:
+    """Empty, whitespace, punctuation only, any Unicode, and (``long``) 20 to 60 shipped sentences glued
+    together. A kind that reads every text with a language model pays seconds per long text, so its tests draw
+    short ones and check :func:`long_text` on its own (a run's time then does not depend on the draw)."""
     punctuation = st.text(alphabet=string.punctuation + " \t\n", max_size=40)
     long_text = st.lists(shipped_sentences(), min_size=20, max_size=60).map(" ".join)
     return st.one_of(
-        st.sampled_from(EDGE_TEXTS), punctuation, st.text(max_size=200), long_text,
+        st.sampled_from(EDGE_TEXTS), punctuation, st.text(max_size=200), *([long_text] if long else []),
         st.text(alphabet=st.characters(codec="utf-8"), min_size=1, max_size=50),
     )
+
+
+def long_text(sentences: int = 40) -> str:
+    """A fixed long text: every ``len // sentences``-th shipped reference, glued (stable across runs)."""
+    refs = shipped_references()
+    return " ".join(refs[:: max(1, len(refs) // sentences)][:sentences])
