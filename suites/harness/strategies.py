@@ -48,9 +48,9 @@ def arbitrary_texts(long: bool = True) -> st.SearchStrategy[str]:
     together. A kind that reads every text with a language model pays seconds per long text, so its tests draw
     short ones and check :func:`long_text` on its own (a run's time then does not depend on the draw)."""
     punctuation = st.text(alphabet=string.punctuation + " \t\n", max_size=40)
-    long_text = st.lists(shipped_sentences(), min_size=20, max_size=60).map(" ".join)
+    glued = st.lists(shipped_sentences(), min_size=20, max_size=60).map(" ".join)
     return st.one_of(
-        st.sampled_from(EDGE_TEXTS), punctuation, st.text(max_size=200), *([long_text] if long else []),
+        st.sampled_from(EDGE_TEXTS), punctuation, st.text(max_size=200), *([glued] if long else []),
         st.text(alphabet=st.characters(codec="utf-8"), min_size=1, max_size=50),
     )
 
