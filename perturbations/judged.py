@@ -55,9 +55,9 @@ def get_kind_judge(kind: str):
     return get_judge(kind)
 
 
-def judge_description(kind: str) -> dict:
+def judge_description(kind: str, judged_words: int = JUDGED_WORDS) -> dict:
     """What keys cached cases and cards: the judge's model, calibration, threshold and how it is asked."""
-    return {**get_kind_judge(kind).describe(), "judged_words": JUDGED_WORDS,
+    return {**get_kind_judge(kind).describe(), "judged_words": judged_words,
             "ranking": "lexsub from one distribution per word, the judge's lexical weights",
         "prescore_gate": PRESCORE_GATE}
 
@@ -115,19 +115,25 @@ def apart(chosen: Sequence[Candidate], c: Candidate) -> bool:
     return all(c.index > d.end + 1 or c.end < d.index - 1 for d in chosen)
 
 
+def judged_singles(kind: str, parsed: ParsedText, by_word: dict[int, list[Candidate]],
+                   judged_words: int = JUDGED_WORDS, gate: float = PRESCORE_GATE) -> list[tuple[float, Candidate, str]]:
+    """``(p_valid, candidate, variant text)`` of the best candidate of each of the ``judged_words`` best-ranked
+    words whose pre-score reaches ``gate``, judged in full in one batch, the highest ``p_valid`` first."""
+    best = [found[0] for found in ranked(parsed, by_word).values() if found and found[0].score >= gate]
+    best = sorted(best, key=lambda c: -(c.score or 0.0))[:judged_words]
+    if not best:
+        return []
+    texts = [variant_text(parsed, [c]) for c in best]
+    p_valid = get_kind_judge(kind).p_valid([(parsed.text, t) for t in texts])
+    return sorted(zip(p_valid, best, texts), key=lambda x: -x[0])
+
+
 def choose(kind: str, parsed: ParsedText, by_word: dict[int, list[Candidate]], n_words: int = 1,
            judged_words: int = JUDGED_WORDS) -> Choice | None:
     """The variant of up to ``n_words`` swaps the judge of ``kind`` accepts and likes best, or None when it
     accepts none (see the module docstring for the order of work)."""
     judge = get_kind_judge(kind)
-    best = [found[0] for found in ranked(parsed, by_word).values() if found and found[0].score >= PRESCORE_GATE]
-    best.sort(key=lambda c: -(c.score or 0.0))
-    best = best[:judged_words]
-    if not best:
-        return None
-    texts = [variant_text(parsed, [c]) for c in best]
-    singles = sorted(zip(judge.p_valid([(parsed.text, t) for t in texts]), best, texts), key=lambda x: -x[0])
-    accepted = [(p, c, t) for p, c, t in singles if judge.accepts(p)]
+    accepted = [(p, c, t) for p, c, t in judged_singles(kind, parsed, by_word, judged_words) if judge.accepts(p)]
     if not accepted:
         return None
     p, c, t = accepted[0]

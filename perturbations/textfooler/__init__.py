@@ -140,7 +140,7 @@ class TextFoolerSwap(Perturbation):
                 "candidates": {"senses": "all", "max": self.transformation.max_candidates, "order": "wordfreq"},
                 "search": {"order": "seeded random", "max_words": self.max_words, "pick": "best judged",
                            "neighbours": "never both swapped"},
-                "judge": {**judge_description(self.kind), "judged_words": self.judged_words},
+                "judge": judge_description(self.kind, self.judged_words),
                 "constraints": describe_constraints(self.word_constraints + self.constraints)}
 
     def allowed(self, parsed: ParsedText) -> set[int]:

@@ -5,9 +5,10 @@
 The judge's points rest on few development lines near them (the adjective's on 77 pairs, 19 valid), so a
 point set on them moves with every card added. This writes, for each text of the corpus's development half
 (:func:`perturbations.halves.development_half`; the cards' test halves stay unseen), the swap the judge
-would consider first: the best candidate of each of the :data:`~perturbations.judged.JUDGED_WORDS`
-best-ranked words, judged in full, the one with the highest ``p_valid`` kept, whether or not it reaches the
-kind's point. Readers then label a sample of them blind (``--band`` keeps those near the point), and the
+would consider first (:func:`perturbations.judged.judged_singles`, the recipe's own ranking, with no pre-score
+gate so that swaps below it are labelled too): the one with the highest ``p_valid`` kept, whether or not it
+reaches the kind's point. TextFooler's words are the first ``max_words`` allowed in text order, not in the
+seeded order of a run (they differ only in texts with more allowed words, one or two in 300). Readers then label a sample of them blind (``--band`` keeps those near the point), and the
 labels are development data for the next refit. Nothing here reads a metric.
 """
 
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from pathlib import Path
 
@@ -22,6 +24,13 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 KINDS = ("adjective", "textfooler")
+
+
+def lines_kind():
+    """What ``--out`` writes, so that a file already there is replaced only when it is such a file."""
+    from rome.core.files import OutputKind
+
+    return OutputKind("a file of judge_candidates lines", frozenset({"kind", "text", "variant", "p_valid", "accepted"}))
 
 
 def candidates_of(kind: str, perturbation, parsed) -> dict[int, list]:
@@ -49,16 +58,16 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     from perturbations.halves import development_half
-    from perturbations.judged import JUDGED_WORDS, get_kind_judge, ranked, variant_text
+    from perturbations.judged import get_kind_judge, judged_singles
     from perturbations.registry import build_perturbation
     from rome.core.errors import InputError
+    from rome.core.files import check_output, safe_output
     from rome.core.parsing import get_parser
     from suites.harness.data import resolve_data
 
     try:
         source = resolve_data(args.data)
-        if args.out.exists():
-            raise InputError(f"--out {args.out}: exists; give a new file")
+        check_output(args.out, lines_kind(), flag="--out")  # refused now, not after the run
     except InputError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -70,19 +79,17 @@ def main(argv: list[str] | None = None) -> int:
     lines = []
     for n, pair in enumerate(pairs, 1):
         parsed = parser.parse_one(pair.original)
-        best = [found[0] for found in ranked(parsed, candidates_of(args.kind, perturbation, parsed)).values()
-                if found]
-        best = sorted(best, key=lambda c: -(c.score or 0.0))[:JUDGED_WORDS]
-        if best:
-            texts = [variant_text(parsed, [c]) for c in best]
-            p, text = max(zip(judge.p_valid([(parsed.text, t) for t in texts]), texts))
+        singles = judged_singles(args.kind, parsed, candidates_of(args.kind, perturbation, parsed), gate=-math.inf)
+        if singles:
+            p, _, text = singles[0]
             if args.band[0] <= p < args.band[1]:
                 lines.append({"kind": args.kind, "corpus": source.corpus_name, "source_id": pair.source_id,
                               "text": pair.original, "variant": text, "p_valid": round(float(p), 4),
                               "accepted": bool(judge.accepts(p))})
         if n % 50 == 0:
             print(f"{n}/{len(pairs)} texts, {len(lines)} lines", file=sys.stderr)
-    args.out.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    with safe_output(args.out, lines_kind(), flag="--out") as handle:
+        handle.write("".join(json.dumps(line) + "\n" for line in lines))
     print(f"wrote {len(lines)} lines from {len(pairs)} texts to {args.out}", file=sys.stderr)
     return 0
 
