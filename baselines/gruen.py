@@ -309,7 +309,7 @@ class GRUEN(Metric):
         return self._score_pairs(hypotheses, [""] * len(hypotheses))
 
     def _signature_fields(self) -> list[tuple[str, object]]:
-        from rome.metric.grammar import weights_fingerprint
+        from rome.metric.grammar import default_precision, weights_fingerprint
 
         lm = "none"
         if "likelihood" in self.parts:
@@ -318,6 +318,7 @@ class GRUEN(Metric):
             lm = f"{get_context_model().signature()}:pll:exp(-{LIKELIHOOD_DECAY}*ppl)"
         return [("modules", "+".join(self.parts)), ("lm", lm),
                 ("cola", weights_fingerprint() if "grammar" in self.parts else "none"),
+                ("cola-precision", default_precision() if "grammar" in self.parts else "none"),
                 ("focus", "wms:all-MiniLM-L6-v2" if "focus" in self.parts else "none"), ("sop", "none")]
 
 

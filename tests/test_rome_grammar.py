@@ -8,7 +8,15 @@ import numpy as np
 import pytest
 
 from rome.core.errors import InputError, ResourceMissingError
-from rome.metric.grammar import DEFAULT_WEIGHTS, GrammarClassifier, clear_logit_cache, load_default
+from rome.metric.grammar import (
+    DEFAULT_WEIGHTS,
+    PRECISION_VARIABLE,
+    GrammarClassifier,
+    clear_logit_cache,
+    default_precision,
+    load_default,
+    native_bfloat16,
+)
 from rome.training.grammar import binary_metrics, read_cola
 
 PAIRS = [  # (acceptable, unacceptable)
@@ -39,7 +47,11 @@ def test_clear_cases_are_ordered(classifier):
 
 
 @pytest.mark.slow
-def test_batch_equals_single_and_is_deterministic(classifier):
+@pytest.mark.parametrize(("precision", "atol"), [("float32", 1e-5), ("bfloat16", 5e-3)])
+def test_batch_equals_single_and_is_deterministic(precision, atol):
+    """A text's probability does not depend on the texts batched with it: to float32's rounding, and in
+    bfloat16 (each layer's output rounded to 8 bits of mantissa) to a few thousandths, its decision kept."""
+    classifier = GrammarClassifier.load(DEFAULT_WEIGHTS, precision=precision)
     texts = [t for pair in PAIRS for t in pair] + ["A much longer sentence, with several clauses, that pads the batch."]
     clear_logit_cache()  # each text run in this batch, not read back from an earlier test's pass
     batch = classifier.prob_acceptable(texts)
@@ -47,12 +59,41 @@ def test_batch_equals_single_and_is_deterministic(classifier):
     for text in texts:
         clear_logit_cache()
         single.append(classifier.prob_acceptable([text])[0])
-    np.testing.assert_allclose(batch, single, atol=1e-5)
+    np.testing.assert_allclose(batch, single, atol=atol)
+    assert np.array_equal(batch > 0.5, np.array(single) > 0.5)
     clear_logit_cache()
-    fresh = GrammarClassifier.load(DEFAULT_WEIGHTS)
+    fresh = GrammarClassifier.load(DEFAULT_WEIGHTS, precision=precision)
     fresh.encoder.clear_cache()
-    np.testing.assert_allclose(fresh.prob_acceptable(texts), batch, atol=1e-6)
+    np.testing.assert_array_equal(fresh.prob_acceptable(texts), batch)  # same batches, same numbers
     assert np.array_equal(classifier.prob_acceptable(texts), classifier.prob_acceptable(texts))
+
+
+def test_precisions_agree_and_are_cached_apart():
+    """bfloat16 (where the CPU has it) reads the same texts as float32 to about a hundredth, and the logit
+    cache never hands one precision's logit to the other."""
+    texts = [t for pair in PAIRS for t in pair]
+    low = GrammarClassifier.load(DEFAULT_WEIGHTS, precision="bfloat16")
+    full = GrammarClassifier.load(DEFAULT_WEIGHTS, precision="float32")
+    clear_logit_cache()
+    first = low.prob_acceptable(texts)
+    second = full.prob_acceptable(texts)
+    np.testing.assert_allclose(first, second, atol=0.03)
+    assert np.array_equal(first > 0.5, second > 0.5)
+    assert not np.array_equal(first, second)  # each ran its own pass
+    assert np.array_equal(full.uncached_logits([t.strip() for t in texts]), full.logits(texts))
+
+
+def test_precision_setting(monkeypatch):
+    for value, expected in (("float32", "float32"), ("BFloat16", "bfloat16")):
+        monkeypatch.setenv(PRECISION_VARIABLE, value)
+        assert default_precision() == expected
+    monkeypatch.setenv(PRECISION_VARIABLE, "auto")
+    assert default_precision() == ("bfloat16" if native_bfloat16() else "float32")
+    monkeypatch.setenv(PRECISION_VARIABLE, "half")
+    with pytest.raises(InputError, match=PRECISION_VARIABLE):
+        default_precision()
+    with pytest.raises(InputError, match="precision"):
+        GrammarClassifier.load(DEFAULT_WEIGHTS, precision="int8")
 
 
 def _forward_counter(classifier):

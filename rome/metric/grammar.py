@@ -8,6 +8,12 @@ stored form. Below ``start_layer`` the states are the shared encoder's:
 ``get_encoder().encode(texts, layer=start_layer)`` (cached per text and layer), or for
 ``start_layer == 0`` only its embedding layer.
 
+Precision: where the CPU multiplies bfloat16 natively (AVX512-BF16 or AMX), the classifier's pass runs
+under torch's bfloat16 autocast, 2.4x faster than float32 on this project's 2-core machine, with CoLA
+dev accuracy within 0.2 points and one of 1,043 dev decisions changed (docs/grammar.md); elsewhere, or
+with ``ROME_GRAMMAR_PRECISION=float32``, it runs in float32. The precision is in RoMe's and GRUEN's
+signatures and in the logit cache's key, so scores of the two never mix.
+
 One pass per text: RoMe's grammar feature and GRUEN's CoLA feature load the same weights and read the
 same outputs, so :meth:`GrammarClassifier.logits` keeps every text's logit in a process-wide cache keyed
 by the weights' digest (as :mod:`rome.core.encoder` keeps hidden states): whichever metric asks second
@@ -20,6 +26,7 @@ Users with a hub-hosted CoLA model can use it instead through
 from __future__ import annotations
 
 import json
+import os
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -37,6 +44,10 @@ EMPTY_TEXT_PROB = 0.0
 #: logits kept by the process-wide cache (:func:`clear_logit_cache`); a float and a short text each
 LOGIT_CACHE_SIZE = 65536
 
+#: the classifier's inference precisions; ``ROME_GRAMMAR_PRECISION`` names one, or ``auto`` (the default)
+PRECISIONS = ("float32", "bfloat16")
+PRECISION_VARIABLE = "ROME_GRAMMAR_PRECISION"
+
 _logit_cache: OrderedDict[tuple[str, str], float] = OrderedDict()
 _logit_cache_lock = threading.Lock()
 
@@ -45,6 +56,35 @@ def clear_logit_cache() -> None:
     """Forget every cached logit (the next :meth:`GrammarClassifier.logits` call runs its own pass)."""
     with _logit_cache_lock:
         _logit_cache.clear()
+
+
+@lru_cache(maxsize=1)
+def native_bfloat16() -> bool:
+    """Whether this CPU multiplies bfloat16 in hardware (AVX512-BF16 or AMX); elsewhere torch emulates it,
+    slower than float32. Read from ``/proc/cpuinfo`` where Linux has it, so that a signature (a warm run's
+    cache lookup) does not import torch; torch's own check elsewhere."""
+    try:
+        flags = next((line.split(":", 1)[1].split() for line in Path("/proc/cpuinfo").read_text().splitlines()
+                      if line.startswith("flags")), None)
+    except OSError:
+        flags = None
+    if flags is not None:
+        return "avx512_bf16" in flags or "amx_bf16" in flags
+    import torch
+
+    return bool(torch.backends.mkldnn.is_available()
+                and (torch.cpu._is_avx512_bf16_supported() or torch.cpu._is_amx_tile_supported()))
+
+
+def default_precision() -> str:
+    """``$ROME_GRAMMAR_PRECISION`` when it names one of :data:`PRECISIONS`; for ``auto`` (or unset) bfloat16
+    where the CPU has it natively, float32 elsewhere."""
+    choice = os.environ.get(PRECISION_VARIABLE, "auto").strip().lower() or "auto"
+    if choice in PRECISIONS:
+        return choice
+    if choice != "auto":
+        raise InputError(f"{PRECISION_VARIABLE}={choice!r}: expected auto, {' or '.join(PRECISIONS)}")
+    return "bfloat16" if native_bfloat16() else "float32"
 
 
 def _texts(texts: Sequence[str]) -> list[str]:
@@ -82,9 +122,11 @@ def build_top_layers(config, n_layers: int, start_layer: int):
             for layer in self.layers:
                 out = layer(hidden, attention_mask=attn)
                 hidden = out[0] if isinstance(out, tuple) else out
-            weights = mask.unsqueeze(-1).to(hidden.dtype)
-            pooled = (hidden * weights).sum(1) / weights.sum(1).clamp(min=1.0)
-            return self.head(self.dropout(pooled)).squeeze(-1)
+            with torch.autocast(hidden.device.type, enabled=False):  # pooling and head in float32 always
+                hidden = hidden.float()
+                weights = mask.unsqueeze(-1).to(hidden.dtype)
+                pooled = (hidden * weights).sum(1) / weights.sum(1).clamp(min=1.0)
+                return self.head(self.dropout(pooled)).squeeze(-1)
 
     return _Module()
 
@@ -198,9 +240,14 @@ class GrammarClassifier:
     """P(acceptable) from the shared encoder's layer ``start_layer`` plus fine-tuned top layers."""
 
     def __init__(self, module, start_layer: int, encoder=None, meta: dict | None = None,
-                 batch_size: int = 64) -> None:
+                 batch_size: int = 64, precision: str | None = None) -> None:
         from rome.core.encoder import get_encoder
 
+        precision = precision if precision is not None else default_precision()
+        if precision not in PRECISIONS:
+            raise InputError(f"grammar precision {precision!r}: expected {' or '.join(PRECISIONS)}")
+        #: ``bfloat16``: the pass runs under torch's bfloat16 autocast (:func:`default_precision`)
+        self.precision = precision
         self.module = module.eval()
         self.start_layer = start_layer
         self.encoder = encoder if encoder is not None else get_encoder()
@@ -221,7 +268,7 @@ class GrammarClassifier:
 
     # -- loading ----------------------------------------------------------------------
     @classmethod
-    def load(cls, path: str | Path = DEFAULT_WEIGHTS, encoder=None) -> GrammarClassifier:
+    def load(cls, path: str | Path = DEFAULT_WEIGHTS, encoder=None, precision: str | None = None) -> GrammarClassifier:
         """Load committed weights (``.safetensors`` + the ``.json`` beside it); offline, fast."""
         from safetensors.torch import load_file
         from transformers import BertConfig
@@ -254,7 +301,7 @@ class GrammarClassifier:
             config._attn_implementation = "sdpa"
             module = build_top_layers(config, meta["n_layers"], meta["start_layer"])
             module.load_state_dict(state, strict=True)
-        classifier = cls(module, meta["start_layer"], encoder=encoder, meta=meta)
+        classifier = cls(module, meta["start_layer"], encoder=encoder, meta=meta, precision=precision)
         classifier.weights_path = path
         classifier._loaded_digest = state_digest(module)
         return classifier
@@ -275,11 +322,12 @@ class GrammarClassifier:
         return self._digest[1]
 
     def _cache_key(self) -> str | None:
-        """What the cached logits depend on: the weights, the layer they start from and the encoder below
-        it; ``None`` (no caching) while the module is in training mode (dropout: not a function of text)."""
+        """What the cached logits depend on: the weights, the layer they start from, the encoder below it and
+        the precision; ``None`` (no caching) while the module is in training mode (dropout: not a function
+        of text)."""
         if self.module.training:
             return None
-        return f"{self.weights_digest()}|{self.start_layer}|{self.encoder.path}"
+        return f"{self.weights_digest()}|{self.start_layer}|{self.encoder.path}|{self.precision}"
 
     def logits(self, texts: Sequence[str]) -> np.ndarray:
         """Raw logits of "acceptable" (no empty-text rule), per text as the classifier reads it (stripped);
@@ -312,10 +360,11 @@ class GrammarClassifier:
 
         out = np.zeros(len(texts), dtype=np.float64)
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        low = self.precision == "bfloat16"
         for start in range(0, len(order), self.batch_size):
             idx = order[start : start + self.batch_size]
             hidden, mask = pad_hidden(start_states(self.encoder, [texts[i] for i in idx], self.start_layer))
-            with torch.no_grad():
+            with torch.no_grad(), torch.autocast("cpu", dtype=torch.bfloat16, enabled=low):
                 out[idx] = self.module(hidden, mask).double().numpy()
         return out
 

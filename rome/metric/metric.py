@@ -268,6 +268,7 @@ class RoMe(Metric):
             fields.append(("scorer", f"{self.feature_set}:{file_digest(weights_path(self.feature_set))[:12]}"))
         if self.uses_grammar:
             fields.append(("grammar", self._grammar_fingerprint()))
+            fields.append(("grammar-precision", self._grammar_precision()))
             fields.append(("scorer-grammar", self.scorer.meta.get("grammar_weights", "unknown")))
         return fields
 
@@ -283,6 +284,16 @@ class RoMe(Metric):
         negatives = [k for k in meta.get("test_mean_score_by_kind", {}) if k != SCORER_POSITIVE_KIND]
         grammar = GRAMMAR_DAMAGES if self.uses_grammar else ()
         return sorted({*meta.get("perturbation_families", []), *negatives, *grammar})
+
+    def _grammar_precision(self) -> str:
+        """The precision of the classifier's pass: the machine's default for the committed or a named weights
+        file (without loading it), a given classifier's own, float32 for one that names none (a hub model)."""
+        from rome.metric.grammar import default_precision
+
+        source = self._grammar_source
+        if source is None or (isinstance(source, str | Path) and str(source).endswith(".safetensors")):
+            return default_precision()
+        return getattr(self.grammar, "precision", "float32")
 
     def _grammar_fingerprint(self) -> str:
         """The classifier by the hash of its weights, without loading the committed one (warm runs)."""

@@ -39,6 +39,7 @@ from rome.core.paths import trained_dir
 from rome.data.cola import read_cola
 from rome.metric.grammar import (
     DEFAULT_WEIGHTS,
+    PRECISIONS,
     GrammarClassifier,
     low_rank_delta,
     pad_hidden,
@@ -192,11 +193,12 @@ def save(module_state: dict, meta: dict, path: Path) -> None:
     write_text_whole(path.with_suffix(".json"), json.dumps(meta, indent=2) + "\n")
 
 
-def evaluate(path: Path, int8: bool = False) -> dict:
-    """Accuracy and MCC of the saved classifier on CoLA's in-domain and out-of-domain dev sets; ``int8``:
-    with its linear layers quantised (torch's dynamic int8), a faster pass whose accuracy was measured and
-    not kept (docs/grammar.md)."""
-    classifier = GrammarClassifier.load(path)
+def evaluate(path: Path, int8: bool = False, precision: str = "float32") -> dict:
+    """Accuracy and MCC of the saved classifier on CoLA's in-domain and out-of-domain dev sets, its pass in
+    ``precision`` (the weights' record is float32's, the same on every machine; ``bfloat16`` is what RoMe
+    runs where the CPU has it); ``int8``: with its linear layers quantised (torch's dynamic int8), a faster
+    pass whose accuracy was measured and not kept (docs/grammar.md)."""
+    classifier = GrammarClassifier.load(path, precision=precision)
     if int8:
         import torch
         from torch.ao.quantization import quantize_dynamic
@@ -237,9 +239,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--feature-cache", type=Path, help=".npz file keeping the frozen features between runs")
     parser.add_argument("--evaluate-only", action="store_true", help="only measure the weights at --out")
     parser.add_argument("--int8", action="store_true", help="with --evaluate-only: measure them quantised to int8")
+    parser.add_argument("--precision", choices=PRECISIONS, default="float32",
+                        help="with --evaluate-only: the pass's precision (bfloat16: as RoMe runs it where the "
+                             "CPU multiplies bfloat16 natively)")
     args = parser.parse_args(argv)
-    if args.int8 and not args.evaluate_only:
-        parser.error("--int8 measures saved weights: use it with --evaluate-only")
+    if (args.int8 or args.precision != "float32") and not args.evaluate_only:
+        parser.error("--int8 and --precision measure saved weights: use it with --evaluate-only")
     if args.out is None:  # never the installed package by default: that is a maintainer's explicit --out
         args.out = DEFAULT_WEIGHTS if args.evaluate_only else trained_dir("grammar") / DEFAULT_WEIGHTS.name
     refuse_unusable_folder(args.out.parent)  # before the training, not after
@@ -281,7 +286,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     torch.set_num_threads(args.threads)
     if args.evaluate_only:
-        print(json.dumps(evaluate(args.out, int8=args.int8), indent=2))
+        print(json.dumps(evaluate(args.out, int8=args.int8, precision=args.precision), indent=2))
         return 0
     seed_everything(args.seed)
     started = time.time()
