@@ -361,10 +361,11 @@ class GrammarClassifier:
         out = np.zeros(len(texts), dtype=np.float64)
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         low = self.precision == "bfloat16"
-        for start in range(0, len(order), self.batch_size):
-            idx = order[start : start + self.batch_size]
-            hidden, mask = pad_hidden(start_states(self.encoder, [texts[i] for i in idx], self.start_layer))
-            with torch.no_grad(), torch.autocast("cpu", dtype=torch.bfloat16, enabled=low):
+        # one autocast region for every batch: each weight is cast to bfloat16 once per call, not per batch
+        with torch.no_grad(), torch.autocast("cpu", dtype=torch.bfloat16, enabled=low):
+            for start in range(0, len(order), self.batch_size):
+                idx = order[start : start + self.batch_size]
+                hidden, mask = pad_hidden(start_states(self.encoder, [texts[i] for i in idx], self.start_layer))
                 out[idx] = self.module(hidden, mask).double().numpy()
         return out
 
