@@ -109,7 +109,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    from rome.core.contract import freeze_models_after_loading
-
-    freeze_models_after_loading()  # the job's own process, as the ``rome`` command's
     sys.exit(main())

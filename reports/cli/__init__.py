@@ -36,15 +36,6 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def console_main() -> int:
-    """The ``rome`` command: :func:`main` in a process of its own, so the models it loads may leave the
-    garbage collector's view (:func:`rome.core.contract.freeze_models_after_loading`)."""
-    from rome.core.contract import freeze_models_after_loading  # here: ``rome --help`` imports no numpy
-
-    freeze_models_after_loading()
-    return main()
-
-
 def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     parser = build_parser()

@@ -1,5 +1,5 @@
 import sys
 
-from reports.cli import console_main
+from reports.cli import main
 
-sys.exit(console_main())
+sys.exit(main())

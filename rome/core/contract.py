@@ -9,7 +9,6 @@ follows torchmetrics / HF evaluate.
 from __future__ import annotations
 
 import abc
-import gc
 import math
 import unicodedata
 from collections.abc import Sequence
@@ -91,20 +90,6 @@ def normalize_pairs(
     return hyps, refs
 
 
-#: set by :func:`freeze_models_after_loading` (the ``rome`` command sets it for its own process)
-_freeze_after_first_score = False
-
-
-def freeze_models_after_loading(enabled: bool = True) -> None:
-    """After each metric's first score (its models, parser and word lists then loaded), move every object
-    alive into the garbage collector's permanent generation (:func:`gc.freeze`). A full collection otherwise
-    re-scans the million objects the models bring (one took 0.45 s of a 7 s ``rome bench``). Global to the
-    process: objects alive at that moment are never cycle-collected, so the ``rome`` command opts in for its
-    own process and a library caller may."""
-    global _freeze_after_first_score
-    _freeze_after_first_score = enabled
-
-
 class Metric(abc.ABC):
     """Base class: subclasses set the metadata and implement :meth:`_score_pairs`.
 
@@ -143,9 +128,6 @@ class Metric(abc.ABC):
         if np.isnan(out).any():
             bad = int(np.flatnonzero(np.isnan(out))[0])
             raise RuntimeError(f"{self.name} produced NaN for pair #{bad}; this is a bug")
-        if _freeze_after_first_score and not self.__dict__.get("_scored_once"):
-            self._scored_once = True
-            gc.freeze()
         return out
 
     def prepare(self, hypotheses: Sequence[str], references: Sequence[Reference]) -> None:
