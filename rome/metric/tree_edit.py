@@ -162,17 +162,26 @@ def _forest_distance(i: int, j: int, left_a, left_b, change, dist) -> None:
         fd[x][0] = x
     for y in range(1, n):
         fd[0][y] = y
+    lefts_b = left_b[lj : lj + n - 1]  # column y's left-most leaf is lefts_b[y - 1]
     for x in range(1, m):
         a = x + li - 1
-        row, prev, left_x = fd[x], fd[x - 1], left_a[a]
+        row, prev, left_x, dist_a, change_a = fd[x], fd[x - 1], left_a[a], dist[a], change[a]
+        whole_x = left_x == li
         for y in range(1, n):
             b = y + lj - 1
-            if left_x == li and left_b[b] == lj:
-                row[y] = min(prev[y] + 1, row[y - 1] + 1, prev[y - 1] + change[a][b])
-                dist[a][b] = row[y]
+            left_y = lefts_b[y - 1]
+            # the smallest of delete, insert and match, compared inline (min() is a call per cell)
+            best = prev[y] + 1
+            if row[y - 1] + 1 < best:
+                best = row[y - 1] + 1
+            if whole_x and left_y == lj:
+                match = prev[y - 1] + change_a[b]
+                if match < best:
+                    best = match
+                row[y] = dist_a[b] = best
             else:
-                p, q = left_x - li, left_b[b] - lj
-                row[y] = min(prev[y] + 1, row[y - 1] + 1, fd[p][q] + dist[a][b])
+                match = fd[left_x - li][left_y - lj] + dist_a[b]
+                row[y] = best if best <= match else match
 
 
 def ted_similarity(ref: Words, hyp: Words, theta: float = THETA, rules: bool = True) -> float:
