@@ -136,8 +136,8 @@ class SpacyParser(_CachedParser):
             from thinc.api import use_ops
 
             try:
-                # thinc's layers multiply through numpy's BLAS, not its bundled single-threaded blis: the
-                # parse takes two thirds of the time, with identical parses (docs/rome.md, "Speed")
+                # thinc's layers multiply through numpy's BLAS, not its bundled blis: the parse takes two
+                # thirds of the time, with identical parses (docs/rome.md, "Speed")
                 with use_ops("numpy", use_blis=False):
                     self._nlp = spacy.load(self.model, disable=[] if self.entities else ["ner"])
             except OSError as exc:
