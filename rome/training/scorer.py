@@ -92,8 +92,12 @@ def compute_paper_features(pairs: list[Pair]) -> np.ndarray:
 
 
 def add_grammar(features: np.ndarray, pairs: list[Pair]) -> np.ndarray:
-    """Fill the F_g column with the committed grammar classifier's P(acceptable) of each hypothesis."""
-    return grammar_column(features, [p.hypothesis for p in pairs])
+    """Fill the F_g column with the committed grammar classifier's P(acceptable) of each hypothesis, its
+    pass in float32 on every machine (the scorer's weights then do not depend on the CPU's bfloat16)."""
+    from rome.metric.grammar import DEFAULT_WEIGHTS, GrammarClassifier
+
+    return grammar_column(features, [p.hypothesis for p in pairs],
+                          GrammarClassifier.load(DEFAULT_WEIGHTS, precision="float32"))
 
 
 def grammar_column(features: np.ndarray, hypotheses: list[str], grammar=None) -> np.ndarray:
