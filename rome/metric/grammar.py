@@ -8,10 +8,11 @@ stored form. Below ``start_layer`` the states are the shared encoder's:
 ``get_encoder().encode(texts, layer=start_layer)`` (cached per text and layer), or for
 ``start_layer == 0`` only its embedding layer.
 
-Precision: where the CPU multiplies bfloat16 natively (AVX512-BF16 or AMX), the classifier's pass runs
-under torch's bfloat16 autocast, 2.4x faster than float32 on this project's 2-core machine, with CoLA
-dev accuracy within 0.2 points and one of 1,043 dev decisions changed (docs/grammar.md); elsewhere, or
-with ``ROME_GRAMMAR_PRECISION=float32``, it runs in float32. The precision is in RoMe's and GRUEN's
+Precision: float32 by default. ``ROME_GRAMMAR_PRECISION=bfloat16`` runs the classifier's layers under
+torch's bfloat16 autocast (pooling and head in float32): 2.4x faster where the CPU multiplies bfloat16
+natively, CoLA dev accuracy within 0.2 points (docs/grammar.md), but a text's probability then depends on
+the texts batched with it by a few thousandths, so the same input scored in another order or company
+gives other digits (docs/rome.md): it is not the default. The precision is in RoMe's and GRUEN's
 signatures and in the logit cache's key, so scores of the two never mix.
 
 One pass per text: RoMe's grammar feature and GRUEN's CoLA feature load the same weights and read the
@@ -44,7 +45,7 @@ EMPTY_TEXT_PROB = 0.0
 #: logits kept by the process-wide cache (:func:`clear_logit_cache`); a float and a short text each
 LOGIT_CACHE_SIZE = 65536
 
-#: the classifier's inference precisions; ``ROME_GRAMMAR_PRECISION`` names one, or ``auto`` (the default)
+#: the classifier's inference precisions; ``ROME_GRAMMAR_PRECISION`` names one (default float32)
 PRECISIONS = ("float32", "bfloat16")
 PRECISION_VARIABLE = "ROME_GRAMMAR_PRECISION"
 
@@ -58,33 +59,12 @@ def clear_logit_cache() -> None:
         _logit_cache.clear()
 
 
-@lru_cache(maxsize=1)
-def native_bfloat16() -> bool:
-    """Whether this CPU multiplies bfloat16 in hardware (AVX512-BF16 or AMX); elsewhere torch emulates it,
-    slower than float32. Read from ``/proc/cpuinfo`` where Linux has it, so that a signature (a warm run's
-    cache lookup) does not import torch; torch's own check elsewhere."""
-    try:
-        flags = next((line.split(":", 1)[1].split() for line in Path("/proc/cpuinfo").read_text().splitlines()
-                      if line.startswith("flags")), None)
-    except OSError:
-        flags = None
-    if flags is not None:
-        return "avx512_bf16" in flags or "amx_bf16" in flags
-    import torch
-
-    return bool(torch.backends.mkldnn.is_available()
-                and (torch.cpu._is_avx512_bf16_supported() or torch.cpu._is_amx_tile_supported()))
-
-
 def default_precision() -> str:
-    """``$ROME_GRAMMAR_PRECISION`` when it names one of :data:`PRECISIONS`; for ``auto`` (or unset) bfloat16
-    where the CPU has it natively, float32 elsewhere."""
-    choice = os.environ.get(PRECISION_VARIABLE, "auto").strip().lower() or "auto"
-    if choice in PRECISIONS:
-        return choice
-    if choice != "auto":
-        raise InputError(f"{PRECISION_VARIABLE}={choice!r}: expected auto, {' or '.join(PRECISIONS)}")
-    return "bfloat16" if native_bfloat16() else "float32"
+    """``$ROME_GRAMMAR_PRECISION`` when it names one of :data:`PRECISIONS`; float32 when unset."""
+    choice = os.environ.get(PRECISION_VARIABLE, "").strip().lower() or "float32"
+    if choice not in PRECISIONS:
+        raise InputError(f"{PRECISION_VARIABLE}={choice!r}: expected {' or '.join(PRECISIONS)}")
+    return choice
 
 
 def _texts(texts: Sequence[str]) -> list[str]:
@@ -246,7 +226,7 @@ class GrammarClassifier:
         precision = precision if precision is not None else default_precision()
         if precision not in PRECISIONS:
             raise InputError(f"grammar precision {precision!r}: expected {' or '.join(PRECISIONS)}")
-        #: ``bfloat16``: the pass runs under torch's bfloat16 autocast (:func:`default_precision`)
+        #: ``bfloat16``: the layers run under torch's bfloat16 autocast (:func:`default_precision`)
         self.precision = precision
         self.module = module.eval()
         self.start_layer = start_layer
