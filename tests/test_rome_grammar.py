@@ -68,7 +68,7 @@ def test_batch_equals_single_and_is_deterministic(precision, atol):
 
 
 def test_precisions_agree_and_are_cached_apart():
-    """bfloat16 (where the CPU has it) reads the same texts as float32 to about a hundredth, and the logit
+    """bfloat16 reads the same texts as float32 to about a hundredth, and the logit
     cache never hands one precision's logit to the other."""
     texts = [t for pair in PAIRS for t in pair]
     low = GrammarClassifier.load(DEFAULT_WEIGHTS, precision="bfloat16")

@@ -93,7 +93,7 @@ def compute_paper_features(pairs: list[Pair]) -> np.ndarray:
 
 def add_grammar(features: np.ndarray, pairs: list[Pair]) -> np.ndarray:
     """Fill the F_g column with the committed grammar classifier's P(acceptable) of each hypothesis, its
-    pass in float32 on every machine (the scorer's weights then do not depend on the CPU's bfloat16)."""
+    pass in float32 whatever ``ROME_GRAMMAR_PRECISION`` says (the scorer's weights do not depend on it)."""
     from rome.metric.grammar import DEFAULT_WEIGHTS, GrammarClassifier
 
     return grammar_column(features, [p.hypothesis for p in pairs],
