@@ -208,7 +208,11 @@ class GRUEN(Metric):
     parts: tuple[str, ...] = DEFAULT_PARTS
 
     def __init__(self) -> None:
+        from rome.metric.grammar import default_precision
+
         self._classifier = None
+        #: the CoLA classifier's precision, read once: the signature and the pass always agree
+        self._precision = default_precision()
 
     # -- models, loaded on the first score ------------------------------------------------------
     @property
@@ -216,7 +220,7 @@ class GRUEN(Metric):
         if self._classifier is None:
             from rome.metric.grammar import load_default
 
-            self._classifier = load_default()
+            self._classifier = load_default(self._precision)
         return self._classifier
 
     def fingerprint_files(self) -> list[Path]:
@@ -309,7 +313,7 @@ class GRUEN(Metric):
         return self._score_pairs(hypotheses, [""] * len(hypotheses))
 
     def _signature_fields(self) -> list[tuple[str, object]]:
-        from rome.metric.grammar import default_precision, weights_fingerprint
+        from rome.metric.grammar import weights_fingerprint
 
         lm = "none"
         if "likelihood" in self.parts:
@@ -318,7 +322,7 @@ class GRUEN(Metric):
             lm = f"{get_context_model().signature()}:pll:exp(-{LIKELIHOOD_DECAY}*ppl)"
         return [("modules", "+".join(self.parts)), ("lm", lm),
                 ("cola", weights_fingerprint() if "grammar" in self.parts else "none"),
-                ("cola-precision", default_precision() if "grammar" in self.parts else "none"),
+                ("cola-precision", self._precision if "grammar" in self.parts else "none"),
                 ("focus", "wms:all-MiniLM-L6-v2" if "focus" in self.parts else "none"), ("sop", "none")]
 
 

@@ -27,10 +27,14 @@ def test_bench_reports_floor_and_metrics():
 
 @pytest.mark.slow
 def test_bench_cli_json_and_bad_n():
-    done = subprocess.run([sys.executable, "-m", "reports.cli", "bench", "--n", "10", "--metric", "bleu", "--json"],
-                          capture_output=True, text=True, timeout=300)
+    done = subprocess.run([sys.executable, "-m", "reports.cli", "bench", "--n", "10", "--metric", "bleu", "--json",
+                           "--repeats", "2"], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["metrics"]["bleu"]["pairs_per_s"] > 0
+    assert json.loads(done.stdout)["repeats"] == 2
+    bad = subprocess.run([sys.executable, "-m", "reports.cli", "bench", "--n", "5", "--repeats", "0"],
+                         capture_output=True, text=True)
+    assert bad.returncode == 2 and "--repeats must be at least 1" in bad.stderr and "Traceback" not in bad.stderr
     bad = subprocess.run([sys.executable, "-m", "reports.cli", "bench", "--n", "1"], capture_output=True, text=True)
     assert bad.returncode == 2 and "--n must be at least 2" in bad.stderr
 

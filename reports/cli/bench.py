@@ -13,6 +13,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--n", type=int, default=1000, help="pairs (BAGEL then SFHOTEL outputs)")
     p.add_argument("--metric", action="append", default=None, help="metric(s) to time (default: all)")
     p.add_argument("--model", default=None, help="encoder (default: embedded all-MiniLM-L6-v2)")
+    p.add_argument("--repeats", type=int, default=3,
+                   help="cold runs of the floor, of each metric and of all together; the best is reported (default 3)")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.set_defaults(handler=run)
 
@@ -23,6 +25,6 @@ def run(args: argparse.Namespace) -> int:
     if args.n < 2:
         raise InputError("--n must be at least 2")
     print(f"benchmarking {args.n} pairs ...", file=sys.stderr)
-    result = run_bench(args.n, args.metric, args.model)
+    result = run_bench(args.n, args.metric, args.model, repeats=args.repeats)
     print(result.to_json() if args.json else format_table(result))
     return 0

@@ -8,12 +8,12 @@ stored form. Below ``start_layer`` the states are the shared encoder's:
 ``get_encoder().encode(texts, layer=start_layer)`` (cached per text and layer), or for
 ``start_layer == 0`` only its embedding layer.
 
-Precision: float32 by default. ``ROME_GRAMMAR_PRECISION=bfloat16`` runs the classifier's layers under
-torch's bfloat16 autocast (pooling and head in float32): 2.4x faster where the CPU multiplies bfloat16
-natively, CoLA dev accuracy within 0.2 points (docs/grammar.md), but a text's probability then depends on
-the texts batched with it by a few thousandths, so the same input scored in another order or company
-gives other digits (docs/rome.md): it is not the default. The precision is in RoMe's and GRUEN's
-signatures and in the logit cache's key, so scores of the two never mix.
+Precision: where the CPU multiplies bfloat16 natively (AVX512-BF16 or AMX), the classifier's layers run
+under torch's bfloat16 autocast, 2.4x faster than float32 on this project's 2-core machine, with CoLA
+dev accuracy within 0.2 points (docs/grammar.md); elsewhere, or with ``ROME_GRAMMAR_PRECISION=float32``,
+in float32. Texts run unpadded, in batches of equal token count, so a text's logit does not depend on its
+batch-mates (:meth:`GrammarClassifier.uncached_logits`). The precision is in RoMe's and GRUEN's signatures
+and in the logit cache's key, so scores of the two never mix.
 
 One pass per text: RoMe's grammar feature and GRUEN's CoLA feature load the same weights and read the
 same outputs, so :meth:`GrammarClassifier.logits` keeps every text's logit in a process-wide cache keyed
@@ -45,7 +45,9 @@ EMPTY_TEXT_PROB = 0.0
 #: logits kept by the process-wide cache (:func:`clear_logit_cache`); a float and a short text each
 LOGIT_CACHE_SIZE = 65536
 
-#: the classifier's inference precisions; ``ROME_GRAMMAR_PRECISION`` names one (default float32)
+#: texts whose start states are held at once by :meth:`GrammarClassifier.uncached_logits`
+WINDOW = 4096
+#: the classifier's inference precisions; ``ROME_GRAMMAR_PRECISION`` names one, or ``auto`` (the default)
 PRECISIONS = ("float32", "bfloat16")
 PRECISION_VARIABLE = "ROME_GRAMMAR_PRECISION"
 
@@ -59,12 +61,33 @@ def clear_logit_cache() -> None:
         _logit_cache.clear()
 
 
+@lru_cache(maxsize=1)
+def native_bfloat16() -> bool:
+    """Whether this CPU multiplies bfloat16 in hardware (AVX512-BF16 or AMX); elsewhere torch emulates it,
+    slower than float32. Read from ``/proc/cpuinfo`` where Linux has it, so that a signature (a warm run's
+    cache lookup) does not import torch; torch's own check elsewhere."""
+    try:
+        flags = next((line.split(":", 1)[1].split() for line in Path("/proc/cpuinfo").read_text().splitlines()
+                      if line.startswith("flags")), None)
+    except OSError:
+        flags = None
+    if flags is not None:
+        return "avx512_bf16" in flags or "amx_bf16" in flags
+    import torch
+
+    return bool(torch.backends.mkldnn.is_available()
+                and (torch.cpu._is_avx512_bf16_supported() or torch.cpu._is_amx_tile_supported()))
+
+
 def default_precision() -> str:
-    """``$ROME_GRAMMAR_PRECISION`` when it names one of :data:`PRECISIONS`; float32 when unset."""
-    choice = os.environ.get(PRECISION_VARIABLE, "").strip().lower() or "float32"
-    if choice not in PRECISIONS:
-        raise InputError(f"{PRECISION_VARIABLE}={choice!r}: expected {' or '.join(PRECISIONS)}")
-    return choice
+    """``$ROME_GRAMMAR_PRECISION`` when it names one of :data:`PRECISIONS`; for ``auto`` (or unset) bfloat16
+    where the CPU has it natively, float32 elsewhere."""
+    choice = os.environ.get(PRECISION_VARIABLE, "auto").strip().lower() or "auto"
+    if choice in PRECISIONS:
+        return choice
+    if choice != "auto":
+        raise InputError(f"{PRECISION_VARIABLE}={choice!r}: expected auto, {' or '.join(PRECISIONS)}")
+    return "bfloat16" if native_bfloat16() else "float32"
 
 
 def _texts(texts: Sequence[str]) -> list[str]:
@@ -105,8 +128,10 @@ def build_top_layers(config, n_layers: int, start_layer: int):
             with torch.autocast(hidden.device.type, enabled=False):  # pooling and head in float32 always
                 hidden = hidden.float()
                 weights = mask.unsqueeze(-1).to(hidden.dtype)
-                pooled = (hidden * weights).sum(1) / weights.sum(1).clamp(min=1.0)
-                return self.head(self.dropout(pooled)).squeeze(-1)
+                pooled = self.dropout((hidden * weights).sum(1) / weights.sum(1).clamp(min=1.0))
+                # the head as a row-wise dot product: a matrix product's rounding for one row can depend on
+                # how many rows it multiplies, this cannot (GrammarClassifier.uncached_logits)
+                return (pooled * self.head.weight[0]).sum(-1) + self.head.bias[0]
 
     return _Module()
 
@@ -226,7 +251,7 @@ class GrammarClassifier:
         precision = precision if precision is not None else default_precision()
         if precision not in PRECISIONS:
             raise InputError(f"grammar precision {precision!r}: expected {' or '.join(PRECISIONS)}")
-        #: ``bfloat16``: the layers run under torch's bfloat16 autocast (:func:`default_precision`)
+        #: ``bfloat16``: the pass runs under torch's bfloat16 autocast (:func:`default_precision`)
         self.precision = precision
         self.module = module.eval()
         self.start_layer = start_layer
@@ -334,8 +359,14 @@ class GrammarClassifier:
         return np.array([found[t] for t in texts], dtype=np.float64)
 
     def uncached_logits(self, texts: list[str]) -> np.ndarray:
-        """:meth:`logits` of stripped ``texts`` by one pass in length-sorted batches, outside the cache: for a
-        module whose weights cannot key it (a quantised copy under evaluation)."""
+        """:meth:`logits` of stripped ``texts``, outside the cache: for a module whose weights cannot key it
+        (a quantised copy under evaluation).
+
+        Texts run in batches of equal token count, so none is padded: a text's logit is then bitwise the
+        same whatever texts share its call, in either precision (``tests/test_rome_grammar.py``). With
+        padding, bfloat16 rounds the padded positions' attention into a text's states, by a few thousandths
+        of a probability: enough for two runs whose chunks reached the classifier in another company
+        (worker processes, the cache) to print different figures."""
         import torch
 
         out = np.zeros(len(texts), dtype=np.float64)
@@ -343,10 +374,18 @@ class GrammarClassifier:
         low = self.precision == "bfloat16"
         # one autocast region for every batch: each weight is cast to bfloat16 once per call, not per batch
         with torch.no_grad(), torch.autocast("cpu", dtype=torch.bfloat16, enabled=low):
-            for start in range(0, len(order), self.batch_size):
-                idx = order[start : start + self.batch_size]
-                hidden, mask = pad_hidden(start_states(self.encoder, [texts[i] for i in idx], self.start_layer))
-                out[idx] = self.module(hidden, mask).double().numpy()
+            for start in range(0, len(order), WINDOW):  # states of a window of texts at a time: bounded memory
+                window = order[start : start + WINDOW]
+                states = start_states(self.encoder, [texts[i] for i in window], self.start_layer)
+                by_length: dict[int, list[int]] = {}
+                for row, vectors in enumerate(states):
+                    by_length.setdefault(len(vectors), []).append(row)
+                for rows in by_length.values():
+                    for first in range(0, len(rows), self.batch_size):
+                        batch = rows[first : first + self.batch_size]
+                        hidden = torch.from_numpy(np.stack([states[r] for r in batch]).astype(np.float32))
+                        mask = torch.ones(hidden.shape[:2], dtype=torch.long)
+                        out[[window[r] for r in batch]] = self.module(hidden, mask).double().numpy()
         return out
 
     def prob_acceptable(self, texts: Sequence[str]) -> np.ndarray:
@@ -446,7 +485,12 @@ def state_digest(module) -> str:
     return digest.hexdigest()[:12]
 
 
-@lru_cache(maxsize=1)
-def load_default() -> GrammarClassifier:
-    """The committed classifier over the shared embedded encoder (one per process)."""
-    return GrammarClassifier.load(DEFAULT_WEIGHTS)
+def load_default(precision: str | None = None) -> GrammarClassifier:
+    """The committed classifier over the shared embedded encoder, one per process and precision
+    (:func:`default_precision` when ``None``)."""
+    return _committed(precision if precision is not None else default_precision())
+
+
+@lru_cache(maxsize=len(PRECISIONS))
+def _committed(precision: str) -> GrammarClassifier:
+    return GrammarClassifier.load(DEFAULT_WEIGHTS, precision=precision)

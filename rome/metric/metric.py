@@ -44,6 +44,7 @@ from rome.core.encoder import get_encoder
 from rome.core.errors import InputError, ResourceMissingError
 from rome.core.fingerprint import file_digest
 from rome.core.parsing import get_parser
+from rome.metric.grammar import DEFAULT_WEIGHTS, default_precision
 from rome.metric.profiling import step
 from rome.metric.scorer import Scorer, load_scorer, weights_path
 from rome.metric.semantic import DELTA, GENERAL_IDF_PATH, IdfTable, semantic_similarity
@@ -83,12 +84,14 @@ class Components:
         return asdict(self)
 
 
-def load_grammar(source=None):
+def load_grammar(source=None, precision: str | None = None):
     """The grammatical-acceptability classifier of §3.3, or a clear error when it cannot be had.
 
     ``source``: ``None`` (the committed weights), a ``.safetensors`` weights file of this
     project's format, a hub name or local directory of a sequence-classification CoLA model,
     or a classifier object with ``prob_acceptable(texts)`` (and, for its signature, ``fingerprint()``).
+    ``precision``: of this project's classifier's pass (:func:`rome.metric.grammar.default_precision`
+    when ``None``).
     """
     from rome.metric import grammar
 
@@ -96,9 +99,9 @@ def load_grammar(source=None):
         return source
     try:
         if source is None:
-            return grammar.load_default()
+            return grammar.load_default(precision)
         if str(source).endswith(".safetensors"):
-            return grammar.GrammarClassifier.load(source)
+            return grammar.GrammarClassifier.load(source, precision=precision)
         return grammar.GrammarClassifier.from_pretrained(str(source))
     except (OSError, ResourceMissingError) as exc:
         raise ResourceMissingError(
@@ -148,6 +151,9 @@ class RoMe(Metric):
         self._scorer: Scorer | None = None
         self._grammar_source = grammar
         self._grammar = grammar if grammar is not None and not isinstance(grammar, str | Path) else None
+        #: this project's classifier's precision, read once: the signature and the pass always agree
+        self._precision = (default_precision() if self.uses_grammar and self._grammar_weights_file() is not None
+                           else None)
 
     # -- lazily loaded parts ----------------------------------------------------------------
     @property
@@ -176,7 +182,7 @@ class RoMe(Metric):
     @property
     def grammar(self):
         if self._grammar is None:
-            self._grammar = load_grammar(self._grammar_source)
+            self._grammar = load_grammar(self._grammar_source, self._precision)
         return self._grammar
 
     def _idf_table(self) -> IdfTable | None:
@@ -285,26 +291,32 @@ class RoMe(Metric):
         grammar = GRAMMAR_DAMAGES if self.uses_grammar else ()
         return sorted({*meta.get("perturbation_families", []), *negatives, *grammar})
 
-    def _grammar_precision(self) -> str:
-        """The precision of the classifier's pass: the machine's default for the committed or a named weights
-        file (without loading it), a given classifier's own, float32 for one that names none (a hub model)."""
-        from rome.metric.grammar import default_precision
-
+    def _grammar_weights_file(self) -> Path | None:
+        """The weights file of this project's format the classifier loads from (the committed one or a named
+        ``.safetensors``); ``None`` for a hub model or a given object."""
         source = self._grammar_source
-        if source is None or (isinstance(source, str | Path) and str(source).endswith(".safetensors")):
-            return default_precision()
+        if source is None:
+            return DEFAULT_WEIGHTS
+        if isinstance(source, str | Path) and str(source).endswith(".safetensors"):
+            return Path(source)
+        return None
+
+    def _grammar_precision(self) -> str:
+        """The precision of the classifier's pass: the one read at construction for a weights file (without
+        loading it), a given classifier's own, float32 for one that names none (a hub model)."""
+        if self._precision is not None:
+            return self._precision
         return getattr(self.grammar, "precision", "float32")
 
     def _grammar_fingerprint(self) -> str:
         """The classifier by the hash of its weights, without loading the committed one (warm runs)."""
         from rome.metric.grammar import weights_fingerprint
 
-        # the committed or a named weights file: the same fingerprint whether or not it is loaded yet,
-        # so a signature taken before scoring equals one taken after (cache keys stay stable)
-        if self._grammar_source is None:
-            return weights_fingerprint()
-        if isinstance(self._grammar_source, str | Path) and str(self._grammar_source).endswith(".safetensors"):
-            return weights_fingerprint(self._grammar_source)
+        # a weights file: the same fingerprint whether or not it is loaded yet, so a signature taken before
+        # scoring equals one taken after (cache keys stay stable)
+        weights = self._grammar_weights_file()
+        if weights is not None:
+            return weights_fingerprint(weights)
         fingerprint = getattr(self.grammar, "fingerprint", None)
         if not callable(fingerprint):
             raise InputError("a grammar classifier given to RoMe needs a fingerprint() method naming its "
