@@ -46,7 +46,7 @@ EMPTY_TEXT_PROB = 0.0
 LOGIT_CACHE_SIZE = 65536
 
 #: texts whose start states are held at once by :meth:`GrammarClassifier.uncached_logits`
-WINDOW = 4096
+WINDOW = 1024
 #: the classifier's inference precisions; ``ROME_GRAMMAR_PRECISION`` names one, or ``auto`` (the default)
 PRECISIONS = ("float32", "bfloat16")
 PRECISION_VARIABLE = "ROME_GRAMMAR_PRECISION"
@@ -376,7 +376,9 @@ class GrammarClassifier:
         with torch.no_grad(), torch.autocast("cpu", dtype=torch.bfloat16, enabled=low):
             for start in range(0, len(order), WINDOW):  # states of a window of texts at a time: bounded memory
                 window = order[start : start + WINDOW]
-                states = start_states(self.encoder, [texts[i] for i in window], self.start_layer)
+                states = [state for first in range(0, len(window), self.batch_size)  # embedded a batch at a time
+                          for state in start_states(self.encoder, [texts[i] for i in window[first : first + self.batch_size]],
+                                                    self.start_layer)]
                 by_length: dict[int, list[int]] = {}
                 for row, vectors in enumerate(states):
                     by_length.setdefault(len(vectors), []).append(row)
