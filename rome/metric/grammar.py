@@ -362,11 +362,11 @@ class GrammarClassifier:
         """:meth:`logits` of stripped ``texts``, outside the cache: for a module whose weights cannot key it
         (a quantised copy under evaluation).
 
-        Texts run in batches of equal token count, so none is padded: a text's logit is then bitwise the
-        same whatever texts share its call, in either precision (``tests/test_rome_grammar.py``). With
-        padding, bfloat16 rounds the padded positions' attention into a text's states, by a few thousandths
-        of a probability: enough for two runs whose chunks reached the classifier in another company
-        (worker processes, the cache) to print different figures."""
+        Texts run in batches of equal token count, so none is padded: a text's logit is then the same
+        whatever texts share its call, bitwise in bfloat16, to float32's rounding in float32
+        (``tests/test_rome_grammar.py``). Padded, a text's bfloat16 probability moved by a few thousandths
+        with the width its batch-mates imposed: enough for two runs whose chunks reached the classifier in
+        other company (worker processes, the cache) to print different figures."""
         import torch
 
         out = np.zeros(len(texts), dtype=np.float64)
