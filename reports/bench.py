@@ -123,7 +123,7 @@ def run_bench(n: int = 1000, metrics: list[str] | None = None, model: str | None
         raise InputError("--repeats must be at least 1")
     hyps, refs = pairs if pairs is not None else load_pairs(n)
     unique = list(dict.fromkeys(hyps + refs))
-    floor_encoder = Encoder(model)
+    floor_encoder = get_encoder(model)  # the metrics' own encoder: no second copy of the model in memory
     floor_encoder.encode(unique[:4])  # load the model outside the timing
     floor, _ = _best(lambda: floor_encoder.encode(unique), repeats, floor_encoder.clear_cache)
     result = BenchResult(
