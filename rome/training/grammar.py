@@ -195,8 +195,8 @@ def save(module_state: dict, meta: dict, path: Path) -> None:
 
 def evaluate(path: Path, int8: bool = False, precision: str = "float32") -> dict:
     """Accuracy and MCC of the saved classifier on CoLA's in-domain and out-of-domain dev sets, its pass in
-    ``precision`` (float32, RoMe's default and the weights' record; ``bfloat16``, RoMe's opt-in faster
-    pass); ``int8``: with its linear layers quantised (torch's dynamic int8), a faster
+    ``precision`` (float32, the weights' record, the same on every machine; ``bfloat16``, what RoMe runs
+    where the CPU multiplies it natively); ``int8``: with its linear layers quantised (torch's dynamic int8), a faster
     pass whose accuracy was measured and not kept (docs/grammar.md)."""
     classifier = GrammarClassifier.load(path, precision=precision)
     if int8:
@@ -240,8 +240,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--evaluate-only", action="store_true", help="only measure the weights at --out")
     parser.add_argument("--int8", action="store_true", help="with --evaluate-only: measure them quantised to int8")
     parser.add_argument("--precision", choices=PRECISIONS, default="float32",
-                        help="with --evaluate-only: the pass's precision (bfloat16: as RoMe runs it under "
-                             "ROME_GRAMMAR_PRECISION=bfloat16)")
+                        help="with --evaluate-only: the pass's precision (bfloat16: as RoMe runs it where the "
+                             "CPU multiplies bfloat16 natively)")
     args = parser.parse_args(argv)
     if (args.int8 or args.precision != "float32") and not args.evaluate_only:
         parser.error("--int8 and --precision measure saved weights: use it with --evaluate-only")

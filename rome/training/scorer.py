@@ -94,10 +94,9 @@ def compute_paper_features(pairs: list[Pair]) -> np.ndarray:
 def add_grammar(features: np.ndarray, pairs: list[Pair]) -> np.ndarray:
     """Fill the F_g column with the committed grammar classifier's P(acceptable) of each hypothesis, its
     pass in float32 whatever ``ROME_GRAMMAR_PRECISION`` says (the scorer's weights do not depend on it)."""
-    from rome.metric.grammar import DEFAULT_WEIGHTS, GrammarClassifier
+    from rome.metric.grammar import load_default
 
-    return grammar_column(features, [p.hypothesis for p in pairs],
-                          GrammarClassifier.load(DEFAULT_WEIGHTS, precision="float32"))
+    return grammar_column(features, [p.hypothesis for p in pairs], load_default("float32"))
 
 
 def grammar_column(features: np.ndarray, hypotheses: list[str], grammar=None) -> np.ndarray:
