@@ -43,6 +43,7 @@ model is a download. docs/baselines.md has the measured effect of each departure
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import string
@@ -97,11 +98,18 @@ def clean_text(text: str) -> str:
     return text.strip()
 
 
-def split_sentences(text: str) -> list[str]:
-    """Punkt sentences of the cleaned text that keep at least two words once punctuation is removed."""
+@functools.lru_cache(maxsize=1)
+def _sentence_splitter():
+    """One Punkt tokenizer for the process: a new one compiles (and ReDoS-checks) its regular expressions
+    on its first text, which cost six times the splitting itself."""
     from nltk.tokenize.punkt import PunktSentenceTokenizer
 
-    sentences = PunktSentenceTokenizer().tokenize(clean_text(text))
+    return PunktSentenceTokenizer()
+
+
+def split_sentences(text: str) -> list[str]:
+    """Punkt sentences of the cleaned text that keep at least two words once punctuation is removed."""
+    sentences = _sentence_splitter().tokenize(clean_text(text))
     return [s for s in sentences if len(s.translate(_PUNCT_TABLE).split()) > 1]
 
 

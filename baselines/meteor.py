@@ -8,16 +8,24 @@ nltk matches synonyms on stemmed words, so some WordNet synonyms never match
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from rome.core import nltk_data
 from rome.core.contract import Metric
 
 
-def meteor_tokens(text: str) -> list[str]:
+@functools.lru_cache(maxsize=1)
+def _tokenizer():
+    """One 13a tokenizer for the process: building one compiles its regular expressions."""
     from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 
-    return Tokenizer13a()(text.lower()).split()
+    return Tokenizer13a()
+
+
+def meteor_tokens(text: str) -> list[str]:
+    return _tokenizer()(text.lower()).split()
 
 
 class METEOR(Metric):

@@ -33,3 +33,49 @@ def test_numpy_blas_parses_equal_spacys_own(entities):
             (t.text, t.lemma_, t.pos_, t.tag_, t.dep_, t.head.i, t.ent_type_) for t in doc
         ]
         assert [(e.label, e.text) for e in parsed.entities] == [(e.label_, e.text) for e in doc.ents]
+
+
+#: texts that fire the attribute ruler's multi-token, IN, REGEX, NOT_IN and space rules
+RULER_TEXTS = [
+    "I'm gonna go, y'all, ain't nothin' gonna stop us.",
+    "Let's go! C'mon, we gotta leave now.",
+    "It is he who gave it to me and you, and then to I.",
+    "There's a dog.  There are   two\n\ncats. Whether or not he does, I do.",
+    "He doesn't, she didn't, they haven't. Nuthin' here, y' know.",
+    "Do you have what it takes? I did have it. He has, and had.",
+    "That is what that was; those who know, know.",
+    "AIN'T NOTHIN' GONNA BREAK MY STRIDE",
+    "She gets it and he got it, 'cause they're sure.",
+    "\t",
+]
+
+
+def test_the_indexed_attribute_ruler_matches_spacys_own():
+    """The ruler's matches found by lookup (:class:`IndexedRuleMatch`) are spaCy's Matcher's, rule for rule,
+    and every token comes out the same, on texts that fire its unusual rules and on a spread of shipped ones."""
+    import spacy
+
+    from rome.core.parsing import IndexedRuleMatch
+    from rome.data.corpora import dialogue_pairs, news_pairs, webnlg_pairs
+
+    shipped = [text for pairs in (dialogue_pairs(0), news_pairs(0), webnlg_pairs(0))
+               for pair in pairs[:150] for text in (pair.reference, pair.original)]
+    texts = RULER_TEXTS + TEXTS + shipped
+    indexed = SpacyParser(DEFAULT_SPACY_MODEL, entities=False).nlp
+    own = spacy.load(DEFAULT_SPACY_MODEL, disable=["ner"])
+    match = indexed.get_pipe("attribute_ruler").match
+    assert isinstance(match, IndexedRuleMatch)
+    ruler = own.get_pipe("attribute_ruler")
+    assert len(match.rest) + len(match.by_tag) + len(match.by_lower) == len(ruler.attrs)
+    assert len(match.rest) < len(ruler.attrs) / 10  # the point of it: few rules left to try at every token
+    fired = set()
+    for mine, theirs in zip(indexed.pipe(texts), own.pipe(texts)):
+        expected = ruler.match(theirs)
+        fired.update(rule for rule, *_ in expected)
+        assert match(theirs) == expected, theirs.text
+        assert [(t.text, t.tag_, t.pos_, str(t.morph), t.lemma_, t.dep_, t.head.i) for t in mine] == [
+            (t.text, t.tag_, t.pos_, str(t.morph), t.lemma_, t.dep_, t.head.i) for t in theirs
+        ], theirs.text
+    kinds = {"tag": match.by_tag, "lower": match.by_lower, "rest": match.rest}
+    for name, found in kinds.items():  # each of the three ways found at least one rule that fired
+        assert any(str(rule) in found for rule in fired), name
