@@ -9,8 +9,8 @@ stored form. Below ``start_layer`` the states are the shared encoder's:
 ``start_layer == 0`` only its embedding layer.
 
 Precision: where the CPU multiplies bfloat16 natively (AVX512-BF16 or AMX), the classifier's layers run
-under torch's bfloat16 autocast, 2.4x faster than float32 on this project's 2-core machine, with CoLA
-dev accuracy within 0.2 points (docs/grammar.md); elsewhere, or with ``ROME_GRAMMAR_PRECISION=float32``,
+under torch's bfloat16 autocast (the bench's grammar step on the results page), with CoLA dev accuracy
+within 0.2 points (docs/grammar.md); elsewhere, or with ``ROME_GRAMMAR_PRECISION=float32``,
 in float32. Texts run unpadded, in batches of equal token count, so a text's logit does not depend on its
 batch-mates (:meth:`GrammarClassifier.uncached_logits`). The precision is in RoMe's and GRUEN's signatures
 and in the logit cache's key, so scores of the two never mix.

@@ -26,7 +26,7 @@ distributions, the hard alignment and the position penalty lost accuracy on ever
 set measured (passive rewrites, entity swaps, DEMETR; docs/rome.md, "Departures"), so the
 full metric keeps the paper's EMD, features and scorer but not those two steps.
 
-The grammar classifier (``rome.metric.grammar``) is imported only when a variant needs ``F_g``;
+The grammar classifier (``rome.metric.grammar``) is loaded only when a variant needs ``F_g``;
 while its weights are missing, ``rome`` and ``rome/grammar`` raise a one-line
 :class:`ResourceMissingError` rather than invent a value, and ``rome/ted`` still works.
 """
@@ -44,7 +44,13 @@ from rome.core.encoder import get_encoder
 from rome.core.errors import InputError, ResourceMissingError
 from rome.core.fingerprint import file_digest
 from rome.core.parsing import get_parser
-from rome.metric.grammar import DEFAULT_WEIGHTS, default_precision
+from rome.metric.grammar import (
+    DEFAULT_WEIGHTS,
+    GrammarClassifier,
+    default_precision,
+    load_default,
+    weights_fingerprint,
+)
 from rome.metric.profiling import step
 from rome.metric.scorer import Scorer, load_scorer, weights_path
 from rome.metric.semantic import DELTA, GENERAL_IDF_PATH, IdfTable, semantic_similarity
@@ -93,16 +99,14 @@ def load_grammar(source=None, precision: str | None = None):
     ``precision``: of this project's classifier's pass (:func:`rome.metric.grammar.default_precision`
     when ``None``).
     """
-    from rome.metric import grammar
-
     if source is not None and not isinstance(source, str | Path):
         return source
     try:
         if source is None:
-            return grammar.load_default(precision)
+            return load_default(precision)
         if str(source).endswith(".safetensors"):
-            return grammar.GrammarClassifier.load(source, precision=precision)
-        return grammar.GrammarClassifier.from_pretrained(str(source))
+            return GrammarClassifier.load(source, precision=precision)
+        return GrammarClassifier.from_pretrained(str(source))
     except (OSError, ResourceMissingError) as exc:
         raise ResourceMissingError(
             f"RoMe needs the grammar classifier for F_g: {exc}; "
@@ -310,8 +314,6 @@ class RoMe(Metric):
 
     def _grammar_fingerprint(self) -> str:
         """The classifier by the hash of its weights, without loading the committed one (warm runs)."""
-        from rome.metric.grammar import weights_fingerprint
-
         # a weights file: the same fingerprint whether or not it is loaded yet, so a signature taken before
         # scoring equals one taken after (cache keys stay stable)
         weights = self._grammar_weights_file()
