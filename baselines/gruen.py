@@ -101,7 +101,7 @@ def clean_text(text: str) -> str:
 @functools.lru_cache(maxsize=1)
 def _sentence_splitter():
     """One Punkt tokenizer for the process: a new one compiles (and ReDoS-checks) its regular expressions
-    on its first text, which cost six times the splitting itself."""
+    on its first text, which took five times as long as the splitting itself."""
     from nltk.tokenize.punkt import PunktSentenceTokenizer
 
     return PunktSentenceTokenizer()

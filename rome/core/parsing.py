@@ -178,7 +178,6 @@ class SpacyParser(_CachedParser):
         return ParsedText(text, tuple(tokens), tuple(ents), self.name)
 
 
-
 #: token attributes an attribute-ruler pattern may test by plain equality for :class:`IndexedRuleMatch`
 _EQUALITY_ATTRS = {
     "LOWER": lambda token: token.lower_,
@@ -210,12 +209,13 @@ class IndexedRuleMatch:
     """spaCy's ``AttributeRuler.match`` with the same result, found by lookup where a rule allows it.
 
     The ruler's ``Matcher`` tries each of its 179 rules at every token and calls a Python predicate per token
-    for every rule with an IN, NOT_IN or REGEX test: a quarter of RoMe's parse. Here a rule that tests only
+    for every rule with an IN, NOT_IN or REGEX test: about a quarter of RoMe's parse. Here a rule that tests only
     the fine tag is found by a ``PhraseMatcher`` on TAG; a rule whose every token names its lower-cased
     form (IN lists spelled out) by one on LOWER, its other equality tests (TAG, DEP, IS_SPACE) checked on
     the few spans found; the rest (NOT_IN, REGEX, quantifiers, any other attribute) stay with a
     ``Matcher``. The ruler's own ``set_annotations`` applies the matches, sorted as spaCy sorts them
-    (``tests/test_core_parsing.py`` compares every rule's matches and every token with spaCy's own).
+    (``tests/test_core_parsing.py`` compares every rule's matches and every token with spaCy's own). The
+    index is built from the ruler's rules when the pipeline loads; nothing here adds rules later.
     """
 
     def __init__(self, ruler) -> None:
@@ -253,6 +253,7 @@ class IndexedRuleMatch:
         matches = [(int(self.vocab.strings[key]), key, start, end) for key, start, end in found]
         matches.sort()  # as AttributeRuler.match: by rule, so that later rules have precedence
         return matches
+
 
 #: where a text over the parser's limit is cut, best first: after a line, a sentence's end, any space
 _CUTS = (re.compile(r"\n"), re.compile(r"[.!?…][\"'”’)\]]*\s"), re.compile(r"\s"))
