@@ -19,7 +19,7 @@ from typing import Any
 
 from reports.tables import provenance
 from rome.core.encoder import Encoder, get_encoder
-from rome.core.engine import FitCorpus, ScoringEngine
+from rome.core.engine import FitCorpus, ScoringEngine, release_freed_memory
 from rome.core.errors import InputError
 from rome.core.parsing import clear_parse_caches
 from rome.core.registry import expand_metric_names
@@ -93,21 +93,23 @@ def _best(fn: Callable[[], Any], repeats: int, before: Callable[[], None]) -> tu
 
 
 def _best_in_turn(first: Callable[[], Any], second: Callable[[], Any], repeats: int,
-                  before: Callable[[], None]) -> tuple[tuple[float, Any], tuple[float, Any]]:
-    """:func:`_best` of two calls timed in turn (first, second, first, ...): the floor and all metrics together
-    share the minutes they are timed in, so a machine that slows or quickens during the bench moves both alike
-    rather than their ratio (the floor used to be timed a minute before all together)."""
-    runs: tuple[list, list] = ([], [])
+                  before: Callable[[], None]) -> tuple[float, float]:
+    """The fastest of ``repeats`` cold runs of each of two calls, timed in turn (first, second, first, ...):
+    the floor and all metrics together share the minutes they are timed in, so a machine that slows or
+    quickens during the bench moves both alike rather than their ratio (the floor used to be timed a minute
+    before all together). What the calls return is dropped at once: held, the floor's embeddings of every
+    sentence would sit in memory under the next run and raise the peak RSS the bench reports."""
+    times: tuple[list[float], list[float]] = ([], [])
     for _ in range(repeats):
-        for fn, timed in zip((first, second), runs):
+        for fn, timed in zip((first, second), times):
             before()
-            timed.append(_timed(fn))
-    return min(runs[0], key=lambda run: run[0]), min(runs[1], key=lambda run: run[0])
+            timed.append(_timed(fn)[0])
+    return min(times[0]), min(times[1])
 
 
 def _cold(model: str | None) -> None:
     """Empty the shared encoder's, parser's, grammar classifier's and GRUEN likelihood's caches so the next
-    metric pays its own work."""
+    metric pays its own work, and hand what they held back to the OS."""
     from baselines.gruen import clear_likelihood_cache
     from rome.metric.grammar import clear_logit_cache
 
@@ -115,6 +117,7 @@ def _cold(model: str | None) -> None:
     clear_parse_caches()
     clear_logit_cache()
     clear_likelihood_cache()
+    release_freed_memory()  # as the engine does after each chunk: the next run starts from what is in use
 
 
 def bench_bert_score_package(hyps: list[str], refs: list[str], encoder: Encoder) -> dict[str, float]:
@@ -157,7 +160,7 @@ def run_bench(n: int = 1000, metrics: list[str] | None = None, model: str | None
         result.scores[name] = values.tolist()
     if "rome" in engine.metrics and model is None:
         result.rome_steps_s = rome_step_times(hyps, refs)
-    (floor, _), (result.all_metrics_s, _) = _best_in_turn(
+    floor, result.all_metrics_s = _best_in_turn(
         lambda: floor_encoder.encode(unique), lambda: engine.score(scored, corpus), repeats, lambda: _cold(model)
     )
     result.encoder_floor_s = floor
