@@ -79,3 +79,26 @@ def test_the_indexed_attribute_ruler_matches_spacys_own():
     kinds = {"tag": match.by_tag, "lower": match.by_lower, "rest": match.rest}
     for name, found in kinds.items():  # each of the three ways found at least one rule that fired
         assert any(str(rule) in found for rule in fired), name
+
+
+def test_rules_the_index_cannot_look_up_stay_with_a_matcher_and_match_the_same():
+    """A ruler of other shapes (quantifiers, other attributes, an empty form, NOT_IN, no tagger to set TAG):
+    the rules that cannot be looked up go to the Matcher, and every doc's matches are still spaCy's."""
+    import spacy
+
+    from rome.core.parsing import IndexedRuleMatch
+
+    nlp = spacy.blank("en")
+    ruler = nlp.add_pipe("attribute_ruler")
+    ruler.add([[{"LOWER": "the"}]], {"LEMMA": "THE"})
+    ruler.add([[{"LOWER": {"IN": ["a", "an"]}}, {"IS_SPACE": False, "LOWER": "cat"}]], {"LEMMA": "A"})
+    ruler.add([[{"TAG": "NN"}]], {"POS": "NOUN"})  # no tagger: TAG is missing, nothing matches
+    ruler.add([[{"LOWER": "big", "OP": "+"}]], {"LEMMA": "BIG"})
+    ruler.add([[{"ORTH": "Cat"}]], {"LEMMA": "CAT"})
+    ruler.add([[{"LOWER": ""}]], {"LEMMA": "EMPTY"})
+    ruler.add([[{"LOWER": {"NOT_IN": ["the", "a"]}}]], {"LEMMA": "OTHER"})
+    match = IndexedRuleMatch(ruler)
+    assert len(match.by_lower) == 2 and len(match.by_tag) == 1 and len(match.rest) == 4
+    for text in ["The big big Cat saw a cat and an  cat.", "the THE tHe", "A Cat", ""]:
+        doc = nlp.make_doc(text)
+        assert match(doc) == ruler.match(doc), text

@@ -200,9 +200,18 @@ def _alternatives(pattern: list[dict]) -> list[list[dict]]:
 
 
 def _plain(pattern: list[dict]) -> bool:
+    """Whether every token of ``pattern`` tests only equalities :data:`_EQUALITY_ATTRS` can check, one of them
+    a (non-empty) lower-cased form to look it up by."""
     return all(
         key in _EQUALITY_ATTRS and isinstance(value, (str, bool)) for token in pattern for key, value in token.items()
-    ) and all(isinstance(token.get("LOWER"), str) for token in pattern)
+    ) and all(isinstance(token.get("LOWER"), str) and token["LOWER"] for token in pattern)
+
+
+def _tag_only(pattern: list[dict]) -> bool:
+    """Whether ``pattern`` is one token that tests only its (non-empty) fine tag."""
+    if len(pattern) != 1 or set(pattern[0]) != {"TAG"}:
+        return False
+    return isinstance(pattern[0]["TAG"], str) and bool(pattern[0]["TAG"])
 
 
 class IndexedRuleMatch:
@@ -232,7 +241,7 @@ class IndexedRuleMatch:
             key = str(rule)  # the ruler's own key for its rule-th rule
             patterns = ruler.matcher.get(key)[1]
             spelled = [alternative for pattern in patterns for alternative in _alternatives(pattern)]
-            if all(len(p) == 1 and set(p[0]) == {"TAG"} and isinstance(p[0]["TAG"], str) for p in patterns):
+            if all(_tag_only(p) for p in patterns):
                 self.by_tag.add(key, [Doc(self.vocab, words=["_"], tags=[p[0]["TAG"]]) for p in patterns])
             elif all(_plain(p) for p in spelled):
                 self.by_lower.add(key, [Doc(self.vocab, words=[token["LOWER"] for token in p]) for p in spelled])
