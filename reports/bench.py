@@ -96,9 +96,9 @@ def _best_in_turn(first: Callable[[], Any], second: Callable[[], Any], repeats: 
                   before: Callable[[], None]) -> tuple[float, float]:
     """The fastest of ``repeats`` cold runs of each of two calls, timed in turn (first, second, first, ...):
     the floor and all metrics together share the minutes they are timed in, so a machine that slows or
-    quickens during the bench moves both alike rather than their ratio (the floor used to be timed a minute
-    before all together). What the calls return is dropped at once: held, the floor's embeddings of every
-    sentence would sit in memory under the next run and raise the peak RSS the bench reports."""
+    quickens during the bench moves both alike rather than their ratio. What the calls return is dropped at
+    once: held, the floor's embeddings of every sentence would sit in memory under the next run and raise the
+    peak RSS the bench reports."""
     times: tuple[list[float], list[float]] = ([], [])
     for _ in range(repeats):
         for fn, timed in zip((first, second), times):
