@@ -52,9 +52,16 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         print(f"rome {args.command}: interrupted", file=sys.stderr)
+        sys.unraisablehook = _quiet  # before the traceback's objects are freed, on leaving this block
         return 130
     finally:
         restore()
+
+
+def _quiet(unraisable: object) -> None:
+    """An interrupt can land inside any library's constructor (a tqdm bar's, say); the half-built object's
+    finalizer then fails with an "Exception ignored" traceback. The run already said it was interrupted,
+    and is ending: that one line is all it prints."""
 
 
 def _stop_on_sigterm() -> Callable[[], None]:
