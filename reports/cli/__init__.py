@@ -9,6 +9,7 @@ heavy imports happen inside its handler, so ``rome --help`` stays fast. Input pr
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import os
 import signal
@@ -41,6 +42,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     restore = _stop_on_sigterm()
+    unraisable = sys.unraisablehook
     try:
         return int(args.handler(args) or 0)
     except (InputError, ResourceMissingError) as exc:
@@ -52,10 +54,13 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         print(f"rome {args.command}: interrupted", file=sys.stderr)
-        sys.unraisablehook = _quiet  # before the traceback's objects are freed, on leaving this block
+        sys.unraisablehook = _quiet  # the traceback's objects are freed on leaving this block
         return 130
     finally:
         restore()
+        if sys.unraisablehook is _quiet:  # interrupted: what the traceback held goes now, cycles included
+            gc.collect()
+        sys.unraisablehook = unraisable  # a caller's own process keeps its hook
 
 
 def _quiet(unraisable: object) -> None:
