@@ -11,6 +11,7 @@ class _SacreBLEUMetric(Metric):
     """Shared plumbing: one sacrebleu metric object, ``sentence_score`` per hypothesis."""
 
     score_range = (0.0, 100.0)
+    side_process = True
 
     def __init__(self) -> None:
         self._impl = self._build()

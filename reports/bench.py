@@ -10,16 +10,14 @@ but a loaded model, so model loading is not counted (it is a one-off per process
 from __future__ import annotations
 
 import json
-import resource
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
 from typing import Any
 
 from reports.tables import provenance
 from rome.core.encoder import Encoder, get_encoder
-from rome.core.engine import FitCorpus, ScoringEngine, release_freed_memory
+from rome.core.engine import SIDE, FitCorpus, ScoringEngine, peak_rss_mb, release_freed_memory
 from rome.core.errors import InputError
 from rome.core.parsing import clear_parse_caches
 from rome.core.registry import expand_metric_names
@@ -42,6 +40,9 @@ class BenchResult:
     bert_score_package: dict[str, float] = field(default_factory=dict)
     rome_steps_s: dict[str, float] = field(default_factory=dict)
     peak_rss_mb: float = 0.0
+    #: metrics all together scored in the side process (:class:`rome.core.engine.SideProcess`), and its peak
+    side_process: list[str] = field(default_factory=list)
+    side_process_peak_rss_mb: float = 0.0
     #: each metric's scores of the pairs, in order (kept out of the JSON: a bench reports times)
     scores: dict[str, list[float]] = field(default_factory=dict, repr=False)
 
@@ -58,21 +59,6 @@ def load_pairs(n: int) -> tuple[list[str], list[str]]:
                 hyps.append(item["hypothesis"])
                 refs.append(item["references"][0])
     return hyps[:n], refs[:n]
-
-
-def peak_rss_mb() -> float:
-    """This process's peak resident memory in MB: ``VmHWM`` of ``/proc/self/status`` where Linux gives it.
-
-    ``ru_maxrss`` is not used there: Linux carries it across ``fork`` and ``exec``, so a bench started by
-    a large parent (the main job runs it as a child) would report the parent's peak, not its own.
-    """
-    try:
-        for line in Path("/proc/self/status").read_text().splitlines():
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # Linux and BSD: kB (macOS: bytes)
 
 
 def _timed(fn: Callable[[], Any]) -> tuple[float, Any]:
@@ -164,6 +150,7 @@ def run_bench(n: int = 1000, metrics: list[str] | None = None, model: str | None
         lambda: floor_encoder.encode(unique), lambda: engine.score(scored, corpus), repeats, lambda: _cold(model)
     )
     result.encoder_floor_s = floor
+    result.side_process = list(engine.report.side_process)  # as the last run of all together found it
     for row in result.metrics.values():
         row["over_floor"] = row["seconds"] / floor
     result.all_over_floor = result.all_metrics_s / floor
@@ -172,6 +159,7 @@ def run_bench(n: int = 1000, metrics: list[str] | None = None, model: str | None
         ours = result.metrics["bertscore"]["pairs_per_s"]
         result.bert_score_package = {**package, "ours_over_package": ours / package["pairs_per_s"]}
     result.peak_rss_mb = peak_rss_mb()
+    result.side_process_peak_rss_mb = SIDE.peak_rss_mb()
     return result
 
 
@@ -198,6 +186,8 @@ def format_table(result: BenchResult) -> str:
         total = sum(result.rome_steps_s.values()) or 1.0
         split = ", ".join(f"{k} {v:.2f}s ({v / total:.0%})" for k, v in result.rome_steps_s.items())
         lines.append(f"RoMe by step: {split}")
-    lines.append(f"peak RSS: {result.peak_rss_mb:.0f} MB")
+    side = (f" (and the side process that scored {', '.join(result.side_process)} beside the rest: "
+            f"{result.side_process_peak_rss_mb:.0f} MB)" if result.side_process else "")
+    lines.append(f"peak RSS: {result.peak_rss_mb:.0f} MB{side}")
     lines.append(f"Produced by rome bench, {provenance()}")
     return "\n".join(lines)

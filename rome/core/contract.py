@@ -108,6 +108,10 @@ class Metric(abc.ABC):
     batch_dependent: ClassVar[bool] = False
     #: True for metrics whose constructor takes ``model=`` (the CLI's ``--model``).
     uses_encoder: ClassVar[bool] = False
+    #: True for a metric that is pure Python with no model and little memory (sacrebleu's): where two cores
+    #: are free, the engine may score it in a small side process while this one runs the others (:class:`Inline`
+    #: in :mod:`rome.core.engine`). Its scores are the same either way.
+    side_process: ClassVar[bool] = False
 
     # -- public API -------------------------------------------------------------------
     def score(self, hypotheses: Sequence[str], references: Sequence[Reference] | None) -> np.ndarray:

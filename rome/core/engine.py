@@ -38,6 +38,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -160,6 +161,8 @@ class EngineReport:
     cpu_seconds: dict[str, float] = field(default_factory=dict)
     #: the corpus batch-dependent metrics were fitted on (:meth:`FitCorpus.describe`)
     corpus: str = ""
+    #: metrics a side process scored beside this one (:class:`SideProcess`), in the last run's chunks
+    side_process: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -336,6 +339,23 @@ def score_chunk(metrics: dict[str, Metric], pairs: list[Key], plan: dict[str, li
 _malloc_trim = None  # glibc's malloc_trim once found; False where there is none
 
 
+def peak_rss_mb() -> float:
+    """This process's peak resident memory in MB: ``VmHWM`` of ``/proc/self/status`` where Linux gives it.
+
+    ``ru_maxrss`` is not used there: Linux carries it across ``fork`` and ``exec``, so a bench started by
+    a large parent (the main job runs it as a child) would report the parent's peak, not its own.
+    """
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # Linux and BSD: kB (macOS: bytes)
+
+
 def release_freed_memory() -> None:
     """Hand memory freed by the last chunk back to the OS (glibc ``malloc_trim``; no-op elsewhere).
 
@@ -364,14 +384,199 @@ class Executor:
 
 
 class Inline(Executor):
-    """In this process, chunk after chunk."""
+    """In this process, chunk after chunk; with ``side`` (the default), a chunk's ``side_process`` metrics are
+    scored by :class:`SideProcess` while this process scores the others, where that pays."""
 
     name = "inline"
+
+    def __init__(self, side: bool = True) -> None:
+        self.side = side
 
     def run(self, engine, pairs, chunks, corpus):
         engine.prepare_here(corpus, chunks)
         for indices, plan in chunks:
-            yield (indices, plan), score_chunk(engine.metrics, [pairs[i] for i in indices], plan)
+            chunk = [pairs[i] for i in indices]
+            beside = SIDE.plan(engine.metrics, plan) if self.side else {}
+            pending = SIDE.submit(engine.metrics, chunk, beside) if beside else None
+            scored = score_chunk(engine.metrics, chunk, {n: w for n, w in plan.items() if n not in beside})
+            if beside:
+                side_scored, was_beside = SIDE.collect(pending, engine.metrics, chunk, beside)
+                scored.scores.update(side_scored.scores)
+                scored.seconds.update(side_scored.seconds)
+                if was_beside:
+                    engine.report.side_process = sorted({*engine.report.side_process, *beside})
+            yield (indices, plan), scored
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (its affinity where the OS says it, else every core)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # macOS, Windows
+        return os.cpu_count() or 1
+
+
+#: the fewest pairs a side-process metric must have in a chunk for the chunk to use the side process: below it
+#: the round trip (and the process's start, on first use) costs more than running beside saves
+SIDE_MIN_PAIRS = 256
+
+
+class SideProcessLost(Exception):
+    """The side process did not score a job: score it here. ``gone``: it died or cannot be reached, so this
+    process stops using it; otherwise it could not load this job's metrics (a class it cannot import)."""
+
+    def __init__(self, why: str, gone: bool = True) -> None:
+        super().__init__(why)
+        self.gone = gone
+
+
+class SideProcess:
+    """One small process that scores a chunk's ``side_process`` metrics (sacrebleu's BLEU, chrF and TER: pure
+    Python, no model, about 50 MB) while this process scores the others.
+
+    The model metrics keep two cores busy only in their encoder and classifier passes; their parses, tree edit
+    distances and transports run on one core and leave the other idle. The side process runs at the lowest
+    priority, so it takes a core when this process leaves one free and waits while the passes use both (on
+    ``rome bench``'s 1,000 pairs, docs/rome.md, "Speed"). Its scores are this process's (same code, same
+    inputs); where it cannot start, load a metric or answer, the chunk is scored here.
+
+    It is a plain interpreter started with :mod:`subprocess`, not :mod:`multiprocessing`: spawn would run the
+    caller's own script again in it, and a script without a ``__main__`` guard would score itself twice. It
+    runs in its own session (a terminal's Ctrl-C stops this process, not it) and ends when its pipe to
+    this process closes, so also when this one is killed.
+    """
+
+    _BOOT = ("import os, sys; os.nice(19); from multiprocessing.connection import Connection; "
+             "c = Connection(int(sys.argv[1])); sys.path[:] = c.recv(); "
+             "from rome.core.engine import serve_side_jobs; serve_side_jobs(c)")
+
+    def __init__(self) -> None:
+        self._process: Any = None
+        self._connection: Any = None
+        self._broken = False
+        self._lock = threading.Lock()  # one job in flight: engines in several threads take turns
+
+    def plan(self, metrics: dict[str, Metric], plan: dict[str, list[int]]) -> dict[str, list[int]]:
+        """The part of a chunk's plan to score beside: ``{}`` unless it pays (two free cores, other metrics to
+        run meanwhile, at least :data:`SIDE_MIN_PAIRS` pairs)."""
+        beside = {name: where for name, where in plan.items() if getattr(metrics[name], "side_process", False)}
+        if (self._broken or not beside or len(beside) == len(plan) or usable_cores() < 2
+                or max(len(where) for where in beside.values()) < SIDE_MIN_PAIRS):
+            return {}
+        return beside
+
+    def submit(self, metrics: dict[str, Metric], chunk: list[Key], beside: dict[str, list[int]]) -> Future | None:
+        """Send the ``beside`` part of a chunk to the side process (started on first use) from a thread, so
+        this one goes on at once; ``None`` where its metrics cannot be sent (the caller scores them here)."""
+        import pickle
+
+        try:
+            job = pickle.dumps(({name: metrics[name] for name in beside}, chunk, beside))
+        except (pickle.PicklingError, TypeError, AttributeError):
+            return None
+        future: Future = Future()
+        threading.Thread(target=self._round_trip, args=(job, future), name="rome-side-process", daemon=True).start()
+        return future
+
+    def _round_trip(self, job: bytes, future: Future) -> None:
+        with self._lock:
+            try:
+                connection = self._started()
+                connection.send_bytes(job)
+                kind, value = connection.recv()
+            except BaseException as exc:  # gone, or an answer that does not unpickle: the job is lost, not failed
+                future.set_exception(SideProcessLost(repr(exc)))
+                return
+        if kind == "scores":
+            future.set_result(value)
+        elif kind == "error":  # the metric's own error: the one scoring here would raise
+            future.set_exception(value)
+        else:
+            future.set_exception(SideProcessLost(str(value), gone=False))
+
+    def _started(self):
+        if self._broken:
+            raise SideProcessLost("the side process was stopped")
+        if self._connection is None:
+            import multiprocessing
+            import subprocess
+
+            ours, theirs = multiprocessing.Pipe()
+            self._process = subprocess.Popen(
+                [sys.executable, "-c", self._BOOT, str(theirs.fileno())], pass_fds=[theirs.fileno()],
+                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, start_new_session=True,
+            )
+            theirs.close()
+            ours.send(list(sys.path))
+            self._connection = ours
+        return self._connection
+
+    def collect(self, pending: Future | None, metrics: dict[str, Metric], chunk: list[Key],
+                beside: dict[str, list[int]]) -> tuple[ChunkScores, bool]:
+        """The side process's scores of the chunk, or, where it could not score them, this process's; and
+        whether they are the side process's."""
+        if pending is not None:
+            try:
+                return pending.result(), True
+            except SideProcessLost as lost:
+                if lost.gone:  # the rest of this process's runs score everything here
+                    self.close()
+        return score_chunk(metrics, chunk, beside), False
+
+    def close(self) -> None:
+        """Stop the side process for good: this process's next runs score everything here."""
+        self._broken = True
+        if self._connection is not None:
+            self._connection.close()  # it ends when its pipe closes
+        if self._process is not None:
+            try:
+                self._process.wait(timeout=5)
+            except Exception:
+                self._process.kill()
+
+    def peak_rss_mb(self) -> float:
+        """The side process's peak resident memory in MB (0 where none is running)."""
+        if self._connection is None or self._broken:
+            return 0.0
+        future: Future = Future()
+        self._round_trip(b"peak_rss", future)
+        try:
+            return float(future.result())
+        except SideProcessLost:
+            return 0.0
+
+
+#: the process's one side process, shared by its engines (one start per process)
+SIDE = SideProcess()
+
+
+def serve_side_jobs(connection) -> None:
+    """The side process's loop: a pickled ``(metrics, chunk, plan)`` in, ``("scores", ChunkScores)`` out; a
+    metric's error goes back as ``("error", exc)``, a job it cannot load as ``("lost", why)``. It ends when
+    the pipe closes."""
+    import pickle
+
+    while True:
+        try:
+            job = connection.recv_bytes()
+        except (EOFError, OSError):
+            return
+        if job == b"peak_rss":
+            connection.send(("scores", peak_rss_mb()))
+            continue
+        try:
+            metrics, chunk, plan = pickle.loads(job)
+        except Exception as exc:  # e.g. a metric class defined in the caller's own script
+            connection.send(("lost", f"the side process cannot load the metrics: {exc!r}"))
+            continue
+        try:
+            answer = ("scores", score_chunk(metrics, chunk, plan))
+        except Exception as exc:
+            answer = ("error", exc)
+        try:
+            connection.send(answer)
+        except Exception as exc:  # an error that does not pickle
+            connection.send(("lost", f"the side process could not send its answer: {exc!r}"))
 
 
 def default_workers() -> int:
