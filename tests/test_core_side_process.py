@@ -79,8 +79,14 @@ def test_the_side_process_gives_the_scores_of_this_process(side):
     for name in here_scores:
         assert np.array_equal(beside_scores[name], here_scores[name]), name
     pid = side._process.pid
-    assert os.getpgid(pid) == pid != os.getpgrp(), "its own session: a terminal's Ctrl-C does not reach it"
+    assert os.getsid(pid) == os.getsid(0), "this session: a session's own scheduling group would not yield"
     assert os.getpriority(os.PRIO_PROCESS, pid) == 19, "the lowest priority: it yields the cores"
+    os.kill(pid, signal.SIGINT)  # what a terminal's Ctrl-C sends to the whole foreground group
+    time.sleep(0.5)
+    assert side._process.poll() is None, "Ctrl-C is this process's to handle"
+    again = beside.score(some[::-1], FitCorpus.of("some", some))
+    assert beside.report.side_process == ["bleu", "chrf", "ter"]
+    assert np.array_equal(again["ter"], here_scores["ter"][::-1])
     assert 10 < side.peak_rss_mb() < 300
 
 

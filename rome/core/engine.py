@@ -30,6 +30,7 @@ from __future__ import annotations
 import ctypes
 import hashlib
 import os
+import signal
 import socket
 import sys
 import threading
@@ -442,11 +443,15 @@ class SideProcess:
 
     It is a plain interpreter started with :mod:`subprocess`, not :mod:`multiprocessing`: spawn would run the
     caller's own script again in it, and a script without a ``__main__`` guard would score itself twice. It
-    runs in its own session (a terminal's Ctrl-C stops this process, not it) and ends when its pipe to
-    this process closes, so also when this one is killed.
+    stays in this process's session (a session of its own would be a scheduling group of its own, which the
+    kernel's autogroups give a core's fair share whatever its priority), born with Ctrl-C blocked and then
+    ignoring it (a terminal's Ctrl-C stops this process, which stops it), and ends when its pipe to this
+    process closes, so also when this one is killed.
     """
 
-    _BOOT = ("import os, sys; os.nice(19); from multiprocessing.connection import Connection; "
+    _BOOT = ("import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_IGN); "
+             "signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT}); os.nice(19); "
+             "from multiprocessing.connection import Connection; "
              "c = Connection(int(sys.argv[1])); sys.path[:] = c.recv(); "
              "from rome.core.engine import serve_side_jobs; serve_side_jobs(c)")
 
@@ -502,10 +507,14 @@ class SideProcess:
             import subprocess
 
             ours, theirs = multiprocessing.Pipe()
-            self._process = subprocess.Popen(
-                [sys.executable, "-c", self._BOOT, str(theirs.fileno())], pass_fds=[theirs.fileno()],
-                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, start_new_session=True,
-            )
+            blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})  # inherited: none lands in its start
+            try:
+                self._process = subprocess.Popen(
+                    [sys.executable, "-c", self._BOOT, str(theirs.fileno())], pass_fds=[theirs.fileno()],
+                    stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                )
+            finally:
+                signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
             theirs.close()
             ours.send(list(sys.path))
             self._connection = ours
